@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Mailer } from './mail/mailer.js';
+import type { Clock } from './shared/clock.js';
+import type { Database } from './storage/database.js';
+
+/** The services every operation may use; built once by the composition root (app.ts). */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  log: Logger;
+}

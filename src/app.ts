@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppContext } from './app-context.js';
+import type { Config } from './config.js';
+import { buildHttpServer } from './http/server.js';
+import { createLogger } from './logger.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { allOperations, sharedSchemas } from './operations/index.js';
+import { systemClock, type Clock } from './shared/clock.js';
+import { Database } from './storage/database.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  log?: Logger;
+  mailer?: Mailer;
+  /** PostgreSQL schema to live in (tests isolate themselves this way). */
+  databaseSchema?: string;
+}
+
+export interface App {
+  http: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** The composition root: the one place where configuration becomes running parts. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
+  try {
+    await db.migrate();
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const mailer =
+    options.mailer ??
+    createMailer({ ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), from: config.mailFrom, dataDir: config.dataDir, log });
+  const ctx: AppContext = { config, db, clock, mailer, log };
+
+  // The contract operation serves the document generated from the routes built here.
+  const contract = { document: (): unknown => undefined };
+  const http = await buildHttpServer(ctx, {
+    operations: allOperations(() => contract.document()),
+    sharedSchemas,
+    extraRoutes: (app) => {
+      app.get('/healthz', { schema: { hide: true } }, async () => {
+        await db.kysely.selectFrom('events').select('cursor').limit(1).execute();
+        return { status: 'ok' };
+      });
+    },
+  });
+  contract.document = () => http.swagger();
+  await http.ready();
+  return {
+    http,
+    ctx,
+    async close() {
+      await http.close();
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}

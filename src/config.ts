@@ -1,0 +1,73 @@
+import { dirname, resolve } from 'node:path';
+
+/**
+ * Deployment configuration, exactly the variables of decisions §2 plus the few
+ * knobs Atrium adds (each documented in docs/configuration.md). Values may come
+ * from a `.env` file; the process environment wins (dotenv never overrides).
+ */
+export interface Config {
+  host: string;
+  port: number;
+  baseUrl: string;
+  databaseUrl: string;
+  stewardKey: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  egressAllowCidrs: string[];
+  repositoryPath: string | undefined;
+  openSignup: boolean;
+  /** Directory for embedded data: the SQLite file's directory, else ./data. */
+  dataDir: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.ATRIUM_HOST || '127.0.0.1';
+  const port = parsePort(env.ATRIUM_PORT ?? '8080');
+  const databaseUrl = env.ATRIUM_DATABASE_URL || 'sqlite:./data/atrium.db';
+  const baseUrl = trimTrailingSlash(env.ATRIUM_BASE_URL || `http://localhost:${port}`);
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`ATRIUM_BASE_URL is not a URL: ${baseUrl}`);
+  }
+  return {
+    host,
+    port,
+    baseUrl,
+    databaseUrl,
+    stewardKey: env.ATRIUM_STEWARD_KEY || undefined,
+    smtpUrl: env.ATRIUM_SMTP_URL || undefined,
+    mailFrom: env.ATRIUM_MAIL_FROM || 'atrium@localhost',
+    egressAllowCidrs: (env.ATRIUM_EGRESS_ALLOW_CIDRS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
+    openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
+    dataDir: dataDirFor(databaseUrl),
+    logLevel: env.ATRIUM_LOG_LEVEL || 'info',
+  };
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`ATRIUM_PORT must be an integer 0-65535, got ${raw}`);
+  }
+  return port;
+}
+
+function trimTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+function dataDirFor(databaseUrl: string): string {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = databaseUrl.slice('sqlite:'.length);
+    if (path && path !== ':memory:') return dirname(resolve(path));
+  }
+  return resolve('./data');
+}

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../operations/operation.js';
+import { PROTOCOL } from '../shared/protocol.js';
+
+/**
+ * `GET /v0`. The endpoint list is computed from the operation declarations by
+ * the composition root, so discovery can never drift from the routes.
+ */
+export function discoveryOperation(endpoints: () => string[]) {
+  return defineOperation({
+    name: 'get_discovery',
+    method: 'GET',
+    path: '/v0',
+    tag: 'Discovery',
+    summary: 'Discover this host',
+    auth: { anonymous: true, schemes: [] },
+    success: {
+      status: 200,
+      description: 'The protocol version, useful links and every endpoint.',
+      schema: Type.Object(
+        {
+          protocol: Type.String(),
+          links: Type.Record(Type.String(), Type.String()),
+          endpoints: Type.Array(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    errors: [],
+    readOnly: true,
+    handler: async ({ ctx }) => ({
+      protocol: PROTOCOL,
+      links: {
+        self: `${ctx.config.baseUrl}/v0`,
+        openapi: `${ctx.config.baseUrl}/v0/openapi.json`,
+        spaces: `${ctx.config.baseUrl}/v0/spaces`,
+        health: `${ctx.config.baseUrl}/healthz`,
+      },
+      endpoints: endpoints(),
+    }),
+  });
+}
+
+/** `GET /v0/openapi.json`: the OpenAPI 3.1 contract, generated from the declarations. */
+export function contractOperation(contract: () => unknown) {
+  return defineOperation({
+    name: 'get_openapi_contract',
+    method: 'GET',
+    path: '/v0/openapi.json',
+    tag: 'Discovery',
+    summary: 'The OpenAPI 3.1 contract of this host',
+    auth: { anonymous: true, schemes: [] },
+    success: {
+      status: 200,
+      description: 'The OpenAPI 3.1 document.',
+      schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }),
+    },
+    errors: [],
+    readOnly: true,
+    handler: async () => contract() as { openapi: string },
+  });
+}

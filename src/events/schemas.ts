@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from '../shared/schemas.js';
+
+export const MAX_FEED_LIMIT = 500;
+export const DEFAULT_FEED_LIMIT = 100;
+
+/** decisions §7: the event object. */
+export const EventSchema = Type.Object(
+  {
+    cursor: Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' }),
+    type: Type.String(),
+    space: Type.Union([Type.String(), Type.Null()]),
+    actor: Type.Union([Type.String(), Type.Null()], { description: 'Acting handle; null for the steward key (payload.via).' }),
+    subjects: Type.Array(Type.String()),
+    payload: Type.Object({}, { additionalProperties: true }),
+    created_ts: Timestamp,
+  },
+  { $id: 'Event', additionalProperties: false },
+);
+
+export const FeedPageSchema = Type.Object(
+  {
+    events: Type.Array(Type.Ref('Event')),
+    cursor: Type.Integer({ minimum: 0, description: "The last event's cursor, or `since` on an empty page." }),
+    protocol: Type.String(),
+  },
+  { $id: 'FeedPage', additionalProperties: false },
+);
+
+export const FeedQuery = Type.Object(
+  {
+    since: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Exclusive cursor.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FEED_LIMIT, default: DEFAULT_FEED_LIMIT })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { Actor } from '../identity/actor.js';
+import { resolveCredential, type PresentedCredential } from '../identity/credentials.js';
+import { SESSION_COOKIE } from '../identity/tokens.js';
+import type { AnyOperation, CredentialScheme } from '../operations/operation.js';
+import { forbidden, unauthenticated } from '../shared/errors.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function presentedCredential(request: FastifyRequest): PresentedCredential {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <key>"');
+    return { type: 'bearer', token: match[1]! };
+  }
+  const cookie = request.cookies?.[SESSION_COOKIE];
+  if (cookie) return { type: 'cookie', token: cookie };
+  return { type: 'none' };
+}
+
+/**
+ * Establishes the Actor for one operation call and applies the declaration's
+ * credential rules. Authority (roles, admission) is the services' business; the
+ * edge only answers "who is this, and may they use this kind of credential here".
+ */
+export async function authenticate(request: FastifyRequest, op: AnyOperation, ctx: AppContext): Promise<Actor> {
+  const presented = presentedCredential(request);
+  if (presented.type === 'cookie' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request, ctx.config.baseUrl);
+
+  const resolved = await resolveCredential(ctx.db.kysely, presented, {
+    stewardKey: ctx.config.stewardKey,
+    now: ctx.clock.now(),
+  });
+  const accepts = (scheme: CredentialScheme) => op.auth.schemes.includes(scheme);
+
+  if (resolved.kind === 'steward_attempt') {
+    if (!resolved.matches) {
+      if (accepts('steward_key') && ctx.config.stewardKey !== undefined) throw forbidden('wrong steward key');
+      throw unauthenticated('unknown or malformed key');
+    }
+    if (!accepts('steward_key')) {
+      if (op.auth.anonymous) return { kind: 'anonymous' };
+      throw forbidden('the steward key cannot be used for this operation');
+    }
+    return { kind: 'steward' };
+  }
+  if (resolved.kind === 'anonymous') {
+    if (!op.auth.anonymous) throw unauthenticated(describeRequired(op));
+    return resolved;
+  }
+  if (resolved.kind === 'member') {
+    const scheme: CredentialScheme = resolved.credential.type === 'key' ? 'member_key' : 'session';
+    if (!accepts(scheme)) {
+      if (op.auth.anonymous) return { kind: 'anonymous' };
+      throw forbidden(
+        scheme === 'member_key'
+          ? 'this operation needs a signed-in session; API keys are refused'
+          : 'this operation does not accept a session',
+      );
+    }
+    // decisions §5: a pending agent's key authenticates, but every action is refused.
+    if (resolved.member.status === 'pending' && !op.auth.anonymous) {
+      throw forbidden(`member ${resolved.member.handle} is pending approval`);
+    }
+  }
+  return resolved;
+}
+
+function describeRequired(op: AnyOperation): string {
+  const names: Record<CredentialScheme, string> = {
+    member_key: 'a member key',
+    session: 'a sign-in session',
+    steward_key: 'the steward key',
+  };
+  return `a credential is required: ${op.auth.schemes.map((s) => names[s]).join(' or ')}`;
+}
+
+/**
+ * decisions §3: cookie-authenticated unsafe requests must come from our own
+ * origin. A missing Origin is refused too: browsers always send it on
+ * cross-origin unsafe requests, so only non-browser clients omit it, and those
+ * should use a bearer token instead of a cookie.
+ */
+function checkSameOrigin(request: FastifyRequest, baseUrl: string): void {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin !== new URL(baseUrl).origin) {
+    throw forbidden('cross-origin request refused: cookie-authenticated writes must come from this host');
+  }
+}

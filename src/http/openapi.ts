@@ -1,0 +1,80 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { AnyOperation, CredentialScheme, ErrorStatus } from '../operations/operation.js';
+import { PROTOCOL } from '../shared/protocol.js';
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret.',
+  403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
+  404: 'No such record.',
+  409: 'The record is not in a state that allows this, or it already exists.',
+  410: 'Expired.',
+  413: 'The request body is too large.',
+  415: 'The request body is not JSON.',
+  422: 'Validation failed.',
+  429: 'Too many requests; retry later.',
+};
+
+const SECURITY_NAMES: Record<CredentialScheme, string[]> = {
+  member_key: ['memberKey'],
+  session: ['sessionBearer', 'sessionCookie'],
+  steward_key: ['stewardKey'],
+};
+
+/** `/v0/spaces/{slug}` → `/v0/spaces/:slug`. */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The Fastify route schema of an operation: validation, serialisation and the contract at once. */
+export function routeSchema(op: AnyOperation): Record<string, unknown> {
+  const response: Record<string, unknown> = {};
+  response[op.success.status] = op.success.schema
+    ? { ...op.success.schema, description: op.success.description }
+    : { description: op.success.description, type: 'null' };
+  for (const status of op.success.alsoStatuses ?? []) response[status] = response[op.success.status];
+  const errors = new Set<ErrorStatus>(op.errors);
+  if (op.params || op.query || op.body) errors.add(422);
+  for (const status of [...errors].sort()) {
+    response[status] = { description: ERROR_DESCRIPTIONS[status], $ref: 'Error#' };
+  }
+  const security = op.auth.schemes.flatMap((s) => SECURITY_NAMES[s].map((name) => ({ [name]: [] })));
+  if (op.auth.anonymous) security.push({});
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security,
+    ...(op.params ? { params: op.params } : {}),
+    ...(op.query ? { querystring: op.query } : {}),
+    ...(op.body ? { body: op.body } : {}),
+    response,
+  };
+}
+
+export function openApiDocumentation(baseUrl: string): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Atrium',
+        version: PROTOCOL,
+        description:
+          'Atrium hosts Spaces: shared rooms where people and AI agents work together under a charter. ' +
+          'Every error body is `{detail}`. Cursors are host-wide integers.',
+      },
+      servers: [{ url: baseUrl }],
+      components: {
+        securitySchemes: {
+          memberKey: { type: 'http', scheme: 'bearer', description: 'Member API key, prefix `sk_atrium_`.' },
+          sessionBearer: { type: 'http', scheme: 'bearer', description: 'Human sign-in session token, prefix `st_atrium_`.' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'atrium_session', description: 'Human sign-in session cookie.' },
+          stewardKey: { type: 'http', scheme: 'bearer', description: 'Bootstrap / break-glass key from ATRIUM_STEWARD_KEY.' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import { forbidden, unauthenticated } from '../shared/errors.js';
+import { hashSecret, secretsEqual } from '../shared/secrets.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { toMemberRecord } from '../members/records.js';
+import type { Actor } from './actor.js';
+import { MEMBER_KEY_PREFIX, SESSION_TOKEN_PREFIX } from './tokens.js';
+
+export type PresentedCredential =
+  | { type: 'none' }
+  | { type: 'bearer'; token: string }
+  | { type: 'cookie'; token: string };
+
+/** A bearer that is neither a member key nor a session: a steward key attempt. */
+export interface StewardAttempt {
+  kind: 'steward_attempt';
+  matches: boolean;
+}
+
+/**
+ * Resolves a presented credential to an Actor. Unknown, revoked or expired keys
+ * and sessions are 401; a suspended member is 403 (decisions §5). A pending
+ * agent authenticates; the edge and the services refuse its actions.
+ * Lookups go by SHA-256 digest (keys carry 256 random bits), and the steward key
+ * is compared in constant time.
+ */
+export async function resolveCredential(
+  db: Kysely<DatabaseSchema>,
+  presented: PresentedCredential,
+  opts: { stewardKey: string | undefined; now: Date },
+): Promise<Actor | StewardAttempt> {
+  if (presented.type === 'none') return { kind: 'anonymous' };
+  const token = presented.token;
+  if (token.startsWith(MEMBER_KEY_PREFIX) && presented.type === 'bearer') {
+    const row = await db
+      .selectFrom('member_keys')
+      .innerJoin('members', 'members.handle', 'member_keys.member_handle')
+      .selectAll('members')
+      .select(['member_keys.id as key_id', 'member_keys.revoked_ts as key_revoked_ts', 'member_keys.key_hash'])
+      .where('member_keys.key_hash', '=', hashSecret(token))
+      .executeTakeFirst();
+    if (!row || row.key_revoked_ts !== null || !secretsEqual(row.key_hash, hashSecret(token))) {
+      throw unauthenticated('unknown or revoked member key');
+    }
+    const member = toMemberRecord(row);
+    if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
+    await db.updateTable('member_keys').set({ last_used_ts: opts.now.toISOString() }).where('id', '=', row.key_id).execute();
+    return { kind: 'member', member, credential: { type: 'key', id: row.key_id } };
+  }
+  if (token.startsWith(SESSION_TOKEN_PREFIX)) {
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('members', 'members.handle', 'sessions.member_handle')
+      .selectAll('members')
+      .select(['sessions.id as session_id', 'sessions.revoked_ts as session_revoked_ts', 'sessions.expires_ts', 'sessions.token_hash'])
+      .where('sessions.token_hash', '=', hashSecret(token))
+      .executeTakeFirst();
+    if (
+      !row ||
+      row.session_revoked_ts !== null ||
+      row.expires_ts <= opts.now.toISOString() ||
+      !secretsEqual(row.token_hash, hashSecret(token))
+    ) {
+      throw unauthenticated('sign-in required: the session is unknown, expired or signed out');
+    }
+    const member = toMemberRecord(row);
+    if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
+    return { kind: 'member', member, credential: { type: 'session', id: row.session_id } };
+  }
+  if (presented.type === 'cookie') throw unauthenticated('sign-in required: the session cookie is malformed');
+  if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
+  return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { EventActor } from '../events/types.js';
+import { conflict, notFound } from '../shared/errors.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
+import { toMemberRecord, type MemberRecord } from './records.js';
+
+export async function findMember(db: Kysely<DatabaseSchema>, handle: string): Promise<MemberRecord | undefined> {
+  const row = await db.selectFrom('members').selectAll().where('handle', '=', handle).executeTakeFirst();
+  return row ? toMemberRecord(row) : undefined;
+}
+
+export async function getMember(db: Kysely<DatabaseSchema>, handle: string): Promise<MemberRecord> {
+  const member = await findMember(db, handle);
+  if (!member) throw notFound(`no such member: ${handle}`);
+  return member;
+}
+
+export interface NewHuman {
+  handle: string;
+  email: string;
+  display_name?: string;
+}
+
+/**
+ * Creates an active human whose address is not yet verified (decisions §3):
+ * they get a session only by proving the address with a sign-in code.
+ */
+export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): Promise<MemberRecord> {
+  const email = input.email.trim().toLowerCase();
+  const clash = await tx.db
+    .selectFrom('members')
+    .select(['handle', 'email'])
+    .where((eb) => eb.or([eb('handle', '=', input.handle), eb('email', '=', email)]))
+    .executeTakeFirst();
+  if (clash) throw conflict(clash.handle === input.handle ? `handle ${input.handle} is taken` : 'that e-mail address is taken');
+  const ts = tx.now.toISOString();
+  try {
+    await tx.db
+      .insertInto('members')
+      .values({
+        handle: input.handle,
+        type: 'human',
+        display_name: input.display_name ?? input.handle,
+        operator: null,
+        capabilities: '[]',
+        status: 'active',
+        email,
+        email_verified: 0,
+        created_ts: ts,
+        updated_ts: ts,
+      })
+      .execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`handle ${input.handle} or that e-mail address is taken`);
+    throw err;
+  }
+  tx.emit({
+    type: 'member_registered',
+    space: null,
+    actor,
+    subjects: [`member:${input.handle}`],
+    payload: { handle: input.handle, type: 'human', operator: null, status: 'active' },
+  });
+  return getMember(tx.db, input.handle);
+}

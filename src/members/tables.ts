@@ -1,0 +1,26 @@
+
+export type MemberType = 'human' | 'agent';
+export type MemberStatus = 'pending' | 'active' | 'suspended';
+
+/** A Member (reference: Member). The handle is the key: immutable, never reused. */
+export interface MemberTable {
+  handle: string;
+  type: MemberType;
+  display_name: string;
+  /** For agents, the accountable human's handle; legacy rows may hold free text. */
+  operator: string | null;
+  /** JSON array of strings. */
+  capabilities: string;
+  status: MemberStatus;
+  /** Lower-cased sign-in address; humans only. */
+  email: string | null;
+  /** 0 or 1 (SQLite has no boolean; the same column type on both backends). */
+  email_verified: number;
+  created_ts: string;
+  updated_ts: string;
+}
+
+export interface MembersTables {
+  members: MemberTable;
+}
+

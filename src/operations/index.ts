@@ -1,0 +1,28 @@
+import type { TSchema } from '@sinclair/typebox';
+import { contractOperation, discoveryOperation } from '../discovery/operations.js';
+import { eventOperations } from '../events/operations.js';
+import { identityOperations } from '../identity/operations.js';
+import { memberOperations } from '../members/operations.js';
+import { roleOperations } from '../roles/operations.js';
+import { EventSchema, FeedPageSchema } from '../events/schemas.js';
+import { admissionSchemas, spaceOperations } from '../spaces/operations.js';
+import { SpaceSchema } from '../spaces/schemas.js';
+import { ErrorBody } from '../shared/schemas.js';
+import type { AnyOperation } from './operation.js';
+
+/** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
+export const sharedSchemas: TSchema[] = [ErrorBody, SpaceSchema, EventSchema, FeedPageSchema, ...admissionSchemas];
+
+/** Every API operation, in contract order. */
+export function allOperations(contract: () => unknown): AnyOperation[] {
+  const operations: AnyOperation[] = [
+    ...spaceOperations,
+    ...memberOperations,
+    ...identityOperations,
+    ...roleOperations,
+    ...eventOperations,
+  ];
+  const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
+  const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];
+  return [...meta, ...operations];
+}

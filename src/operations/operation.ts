@@ -1,0 +1,83 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../app-context.js';
+import type { Actor } from '../identity/actor.js';
+
+/** How a caller may authenticate (decisions §3; reference: Authentication). */
+export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
+
+export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429;
+
+/**
+ * What an operation may do to the response beyond its body, kept free of any
+ * HTTP framework so the same handler can serve MCP later.
+ */
+export interface ResponseControl {
+  setSessionCookie(token: string, expires: Date): void;
+  clearSessionCookie(): void;
+  setHeader(name: string, value: string): void;
+  /** Overrides the declared success status (e.g. join answers 202 for a filed request). */
+  setStatus(status: 200 | 201 | 202): void;
+}
+
+export interface OperationInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  actor: Actor;
+  ctx: AppContext;
+  response: ResponseControl;
+  /** The caller's network address, for per-client rate limits. */
+  clientAddress: string;
+}
+
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
+
+/**
+ * One API operation, declared once. The REST route, its OpenAPI entry, and
+ * later the MCP tool and CLI command are all derived from this declaration.
+ */
+export interface Operation<
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  B extends TSchema | undefined = TSchema | undefined,
+  R extends TSchema | undefined = TSchema | undefined,
+> {
+  /** snake_case verb_noun; also the MCP tool name. */
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** OpenAPI-style path, e.g. `/v0/spaces/{slug}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Schemes accepted; `anonymous` adds the empty security requirement. */
+  auth: { anonymous: boolean; schemes: CredentialScheme[] };
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A body schema is optional unless this is set (e.g. archive requires `reason`). */
+  bodyRequired?: boolean;
+  success: {
+    status: 200 | 201 | 202 | 204;
+    description: string;
+    schema?: R;
+    /** Other success statuses the handler may choose (same body schema). */
+    alsoStatuses?: Array<200 | 201 | 202>;
+  };
+  /** Documented error statuses; 422 is added wherever there is input to validate. */
+  errors: ErrorStatus[];
+  readOnly?: boolean;
+  handler(input: OperationInput<StaticOr<P, undefined>, StaticOr<Q, undefined>, StaticOr<B, undefined>>): Promise<StaticOr<R, void>>;
+}
+
+export type AnyOperation = Operation<TSchema | undefined, TSchema | undefined, TSchema | undefined, TSchema | undefined>;
+
+/** Identity function that lets TypeScript infer the handler's types from the schemas. */
+export function defineOperation<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema | undefined = undefined,
+>(op: Operation<P, Q, B, R>): AnyOperation {
+  return op as unknown as AnyOperation;
+}

@@ -1,0 +1,229 @@
+import type { Kysely } from 'kysely';
+import type { Actor, MemberActor } from '../identity/actor.js';
+import { eventActor, isOwnerOrHost, requireActiveMember, requireOwnerOrHost } from '../roles/authority.js';
+import { conflict, forbidden, notFound, unauthenticated } from '../shared/errors.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import type { SpaceRecord } from './records.js';
+import { getSpace } from './service.js';
+import type { MembershipState } from './tables.js';
+
+/**
+ * Space admission (decisions §6). Reads of `open` and `request` Spaces are
+ * public; `invite` Spaces need current admission (or Owner/Host). Writes in
+ * `request` and `invite` Spaces need admission; in `open` Spaces every active
+ * member may act.
+ */
+
+export async function membershipState(
+  db: Kysely<DatabaseSchema>,
+  slug: string,
+  handle: string,
+): Promise<MembershipState | undefined> {
+  const row = await db
+    .selectFrom('space_memberships')
+    .select('state')
+    .where('space', '=', slug)
+    .where('member_handle', '=', handle)
+    .executeTakeFirst();
+  return row?.state;
+}
+
+export async function canRead(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<boolean> {
+  if (space.join_policy !== 'invite') return true;
+  if (actor.kind === 'member' && actor.member.status === 'active') {
+    if ((await membershipState(db, space.slug, actor.member.handle)) === 'admitted') return true;
+  }
+  return isOwnerOrHost(db, actor, { space: space.slug });
+}
+
+export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<void> {
+  if (await canRead(db, actor, space)) return;
+  if (actor.kind === 'anonymous') throw unauthenticated(`Space ${space.slug} is invite-only: a credential is required`);
+  throw forbidden(`Space ${space.slug} is invite-only: current admission is required`);
+}
+
+/** The Space action gate: may this caller write in the Space at all? */
+export async function requireAct(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<MemberActor> {
+  const member = requireActiveMember(actor);
+  if (space.join_policy === 'open') return member;
+  if ((await membershipState(db, space.slug, member.member.handle)) === 'admitted') return member;
+  if (await isOwnerOrHost(db, actor, { space: space.slug })) return member;
+  throw forbidden(`Space ${space.slug} requires admission`);
+}
+
+async function setState(tx: Tx, slug: string, handle: string, state: MembershipState): Promise<void> {
+  const ts = tx.now.toISOString();
+  const existing = await membershipState(tx.db, slug, handle);
+  if (existing === undefined) {
+    await tx.db
+      .insertInto('space_memberships')
+      .values({ space: slug, member_handle: handle, state, created_ts: ts, updated_ts: ts })
+      .execute();
+  } else {
+    await tx.db
+      .updateTable('space_memberships')
+      .set({ state, updated_ts: ts })
+      .where('space', '=', slug)
+      .where('member_handle', '=', handle)
+      .execute();
+  }
+}
+
+/** `join`: open → admitted (200); request → requested (202); invite → admitted only if invited. */
+export async function join(tx: Tx, actor: Actor, slug: string): Promise<MembershipView> {
+  const space = await getSpace(tx.db, slug);
+  const member = requireActiveMember(actor).member.handle;
+  if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
+  const current = await membershipState(tx.db, slug, member);
+  if (current === 'admitted') return membershipView(tx.db, slug, member);
+  const subjects = [`space:${slug}`, `member:${member}`];
+  const admit = async () => {
+    await setState(tx, slug, member, 'admitted');
+    tx.emit({
+      type: 'space_member_admitted',
+      space: slug,
+      actor: { handle: member },
+      subjects,
+      payload: { slug, member, join_policy: space.join_policy },
+    });
+    return membershipView(tx.db, slug, member);
+  };
+  switch (space.join_policy) {
+    case 'open':
+      return admit();
+    case 'invite':
+      if (current !== 'invited') throw forbidden(`Space ${slug} is invite-only and ${member} has no invitation`);
+      return admit();
+    case 'request':
+      if (current === 'requested') return membershipView(tx.db, slug, member);
+      await setState(tx, slug, member, 'requested');
+      tx.emit({ type: 'space_join_requested', space: slug, actor: { handle: member }, subjects, payload: { slug, member } });
+      return membershipView(tx.db, slug, member);
+  }
+}
+
+async function requireMember(db: Kysely<DatabaseSchema>, handle: string): Promise<void> {
+  const row = await db.selectFrom('members').select('handle').where('handle', '=', handle).executeTakeFirst();
+  if (!row) throw notFound(`no such member: ${handle}`);
+}
+
+export async function invite(tx: Tx, actor: Actor, slug: string, handle: string): Promise<MembershipView> {
+  const space = await getSpace(tx.db, slug);
+  await requireOwnerOrHost(tx.db, actor, { space: slug });
+  await requireMember(tx.db, handle);
+  if (space.join_policy !== 'invite') throw conflict(`Space ${slug} is ${space.join_policy}, not invite-only`);
+  if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
+  const current = await membershipState(tx.db, slug, handle);
+  if (current === 'admitted') throw conflict(`${handle} is already admitted to ${slug}`);
+  if (current !== 'invited') {
+    await setState(tx, slug, handle, 'invited');
+    tx.emit({
+      type: 'space_member_invited',
+      space: slug,
+      actor: eventActor(actor),
+      subjects: [`space:${slug}`, `member:${handle}`],
+      payload: { slug, member: handle },
+    });
+  }
+  return membershipView(tx.db, slug, handle);
+}
+
+/** Owner/Host decides a pending join request. */
+export async function decideJoinRequest(
+  tx: Tx,
+  actor: Actor,
+  slug: string,
+  handle: string,
+  decision: 'admit' | 'decline',
+): Promise<MembershipView> {
+  const space = await getSpace(tx.db, slug);
+  await requireOwnerOrHost(tx.db, actor, { space: slug });
+  const current = await membershipState(tx.db, slug, handle);
+  if (current !== 'requested') throw notFound(`no pending join request from ${handle} in ${slug}`);
+  const subjects = [`space:${slug}`, `member:${handle}`];
+  if (decision === 'admit') {
+    await setState(tx, slug, handle, 'admitted');
+    tx.emit({
+      type: 'space_member_admitted',
+      space: slug,
+      actor: eventActor(actor),
+      subjects,
+      payload: { slug, member: handle, join_policy: space.join_policy },
+    });
+  } else {
+    await tx.db.deleteFrom('space_memberships').where('space', '=', slug).where('member_handle', '=', handle).execute();
+    tx.emit({ type: 'space_join_declined', space: slug, actor: eventActor(actor), subjects, payload: { slug, member: handle } });
+  }
+  return membershipView(tx.db, slug, handle);
+}
+
+export async function leave(tx: Tx, actor: Actor, slug: string): Promise<MembershipView> {
+  await getSpace(tx.db, slug);
+  const member = requireActiveMember(actor).member.handle;
+  const current = await membershipState(tx.db, slug, member);
+  if (current !== 'admitted' && current !== 'requested' && current !== 'invited') {
+    throw conflict(`${member} is not a member of ${slug}`);
+  }
+  await tx.db.deleteFrom('space_memberships').where('space', '=', slug).where('member_handle', '=', member).execute();
+  tx.emit({
+    type: 'space_member_left',
+    space: slug,
+    actor: { handle: member },
+    subjects: [`space:${slug}`, `member:${member}`],
+    payload: { slug, member },
+  });
+  return membershipView(tx.db, slug, member);
+}
+
+export async function remove(tx: Tx, actor: Actor, slug: string, handle: string): Promise<MembershipView> {
+  await getSpace(tx.db, slug);
+  await requireOwnerOrHost(tx.db, actor, { space: slug });
+  const current = await membershipState(tx.db, slug, handle);
+  if (current === undefined || current === 'removed') throw notFound(`${handle} is not a member of ${slug}`);
+  await setState(tx, slug, handle, 'removed');
+  tx.emit({
+    type: 'space_member_removed',
+    space: slug,
+    actor: eventActor(actor),
+    subjects: [`space:${slug}`, `member:${handle}`],
+    payload: { slug, member: handle },
+  });
+  return membershipView(tx.db, slug, handle);
+}
+
+export interface MembershipView {
+  space: string;
+  member: string;
+  state: MembershipState | 'none';
+  updated_ts: string | null;
+}
+
+async function membershipView(db: Kysely<DatabaseSchema>, slug: string, handle: string): Promise<MembershipView> {
+  const row = await db
+    .selectFrom('space_memberships')
+    .select(['state', 'updated_ts'])
+    .where('space', '=', slug)
+    .where('member_handle', '=', handle)
+    .executeTakeFirst();
+  return { space: slug, member: handle, state: row?.state ?? 'none', updated_ts: row?.updated_ts ?? null };
+}
+
+/**
+ * `GET /v0/spaces/{slug}/members` follows read access. Everyone who may read
+ * sees admitted members; pending invitations and requests are visible only to
+ * the Space's Owner/Host.
+ */
+export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string): Promise<MembershipView[]> {
+  const space = await getSpace(db, slug);
+  await requireRead(db, actor, space);
+  const everything = await isOwnerOrHost(db, actor, { space: slug });
+  let query = db
+    .selectFrom('space_memberships')
+    .select(['member_handle', 'state', 'updated_ts'])
+    .where('space', '=', slug)
+    .orderBy('member_handle');
+  if (!everything) query = query.where('state', '=', 'admitted');
+  const rows = await query.execute();
+  return rows.map((r) => ({ space: slug, member: r.member_handle, state: r.state, updated_ts: r.updated_ts }));
+}

@@ -1,0 +1,266 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../operations/operation.js';
+import { PROTOCOL } from '../shared/protocol.js';
+import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+import * as admission from './admission.js';
+import {
+  ArchiveBody,
+  ListSpacesQuery,
+  ProposeSpaceBody,
+  ReviewPolicyBody,
+  SlugParams,
+  SpaceRef,
+} from './schemas.js';
+import * as spaces from './service.js';
+
+const MEMBER = ['member_key', 'session'] as const;
+const OWNER_HOST = ['session', 'steward_key'] as const;
+const TAG = 'Spaces';
+
+export const listSpaces = defineOperation({
+  name: 'list_spaces',
+  method: 'GET',
+  path: '/v0/spaces',
+  tag: TAG,
+  summary: 'List Spaces, newest first',
+  description:
+    'Lists proposed and active Spaces by default. `status=archived` needs the steward key or a host-wide Owner/Host sign-in.',
+  auth: { anonymous: true, schemes: [...OWNER_HOST] },
+  query: ListSpacesQuery,
+  success: {
+    status: 200,
+    description: 'The Spaces, newest first.',
+    schema: Type.Object({ spaces: Type.Array(SpaceRef), protocol: Type.String() }, { additionalProperties: false }),
+  },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ query, actor, ctx }) => ({
+    spaces: await spaces.listSpaces(ctx.db.kysely, actor, query.status),
+    protocol: PROTOCOL,
+  }),
+});
+
+export const proposeSpace = defineOperation({
+  name: 'propose_space',
+  method: 'POST',
+  path: '/v0/spaces',
+  tag: TAG,
+  summary: 'Propose a Space',
+  description: 'An active human member proposes a Space; it starts `proposed` until an Owner/Host approves it.',
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  body: ProposeSpaceBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The proposed Space.', schema: SpaceRef },
+  errors: [401, 403, 409],
+  handler: async ({ body, actor, ctx }) => ctx.db.transaction((tx) => spaces.proposeSpace(tx, actor, body)),
+});
+
+export const getSpace = defineOperation({
+  name: 'get_space',
+  method: 'GET',
+  path: '/v0/spaces/{slug}',
+  tag: TAG,
+  summary: 'Read a Space',
+  auth: { anonymous: true, schemes: [] },
+  params: SlugParams,
+  success: { status: 200, description: 'The Space.', schema: SpaceRef },
+  errors: [404],
+  readOnly: true,
+  handler: async ({ params, ctx }) => spaces.getSpace(ctx.db.kysely, params.slug),
+});
+
+function transition(name: string, verb: 'approve' | 'archive' | 'restore', summary: string, to: string) {
+  return defineOperation({
+    name,
+    method: 'POST',
+    path: `/v0/spaces/{slug}/${verb}`,
+    tag: TAG,
+    summary,
+    description: `Needs the steward key or a signed-in human with a host-wide Owner or Host assignment. The Space becomes \`${to}\`.`,
+    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    params: SlugParams,
+    success: { status: 200, description: `The Space, now ${to}.`, schema: SpaceRef },
+    errors: [401, 403, 404, 409],
+    handler: async ({ params, actor, ctx }) =>
+      ctx.db.transaction((tx) => spaces.transitionSpace(tx, actor, params.slug, verb)),
+  });
+}
+
+export const approveSpace = transition('approve_space', 'approve', 'Approve a proposed Space', 'active');
+export const restoreSpace = transition('restore_space', 'restore', 'Restore an archived Space', 'proposed');
+
+export const archiveSpace = defineOperation({
+  name: 'archive_space',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/archive',
+  tag: TAG,
+  summary: 'Archive a proposed Space',
+  description: 'Active Spaces cannot be archived. The body is required (`{}` is enough); `reason` is at most 500 characters.',
+  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  params: SlugParams,
+  body: ArchiveBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The Space, now archived.', schema: SpaceRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction((tx) => spaces.transitionSpace(tx, actor, params.slug, 'archive', body.reason ?? '')),
+});
+
+export const changeReviewPolicy = defineOperation({
+  name: 'change_review_policy',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/review-policy',
+  tag: TAG,
+  summary: "Change a Space's review policy",
+  description: 'Owner/Host of the Space (signed-in session) or the steward key. `reason` is 3-1000 characters.',
+  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  params: SlugParams,
+  body: ReviewPolicyBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The Space with its new review policy.', schema: SpaceRef },
+  errors: [401, 403, 404],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction((tx) => spaces.changeReviewPolicy(tx, actor, params.slug, body.review_policy, body.reason)),
+});
+
+// Space admission (decisions §6).
+
+const MembershipSchema = Type.Object(
+  {
+    space: Type.String(),
+    member: Type.String(),
+    state: StringEnum(['invited', 'requested', 'admitted', 'removed', 'none']),
+    updated_ts: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'SpaceMembership', additionalProperties: false },
+);
+const MembershipRef = Type.Ref('SpaceMembership');
+export const admissionSchemas = [MembershipSchema];
+
+const HandleParams = Type.Object({ slug: Type.String(), handle: Type.String() }, { additionalProperties: false });
+
+export const joinSpace = defineOperation({
+  name: 'join_space',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/join',
+  tag: TAG,
+  summary: 'Join a Space',
+  description:
+    'Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). ' +
+    'Invite Spaces admit only an invited member (403 otherwise).',
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  params: SlugParams,
+  success: {
+    status: 200,
+    description: 'The membership: 200 when admitted, 202 when a join request was filed.',
+    schema: MembershipRef,
+    alsoStatuses: [202],
+  },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, actor, ctx, response }) => {
+    const view = await ctx.db.transaction((tx) => admission.join(tx, actor, params.slug));
+    if (view.state === 'requested') response.setStatus(202);
+    return view;
+  },
+});
+
+export const leaveSpace = defineOperation({
+  name: 'leave_space',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/leave',
+  tag: TAG,
+  summary: 'Leave a Space (or withdraw a request or invitation)',
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  params: SlugParams,
+  success: { status: 200, description: 'The membership, now `none`.', schema: MembershipRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => admission.leave(tx, actor, params.slug)),
+});
+
+export const inviteMember = defineOperation({
+  name: 'invite_member',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/invitations',
+  tag: TAG,
+  summary: 'Invite a member to an invite-only Space',
+  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  params: SlugParams,
+  body: Type.Object({ member: Handle }, { additionalProperties: false }),
+  bodyRequired: true,
+  success: { status: 201, description: 'The membership, now `invited`.', schema: MembershipRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction((tx) => admission.invite(tx, actor, params.slug, body.member)),
+});
+
+function decide(decision: 'admit' | 'decline') {
+  return defineOperation({
+    name: `${decision}_join_request`,
+    method: 'POST',
+    path: `/v0/spaces/{slug}/join-requests/{handle}/${decision}`,
+    tag: TAG,
+    summary: decision === 'admit' ? 'Admit a join request' : 'Decline a join request',
+    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    params: HandleParams,
+    success: { status: 200, description: 'The membership after the decision.', schema: MembershipRef },
+    errors: [401, 403, 404],
+    handler: async ({ params, actor, ctx }) =>
+      ctx.db.transaction((tx) => admission.decideJoinRequest(tx, actor, params.slug, params.handle, decision)),
+  });
+}
+
+export const admitJoinRequest = decide('admit');
+export const declineJoinRequest = decide('decline');
+
+export const removeMember = defineOperation({
+  name: 'remove_space_member',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/members/{handle}/remove',
+  tag: TAG,
+  summary: 'Remove a member from a Space',
+  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  params: HandleParams,
+  success: { status: 200, description: 'The membership, now `removed`.', schema: MembershipRef },
+  errors: [401, 403, 404],
+  handler: async ({ params, actor, ctx }) =>
+    ctx.db.transaction((tx) => admission.remove(tx, actor, params.slug, params.handle)),
+});
+
+export const listSpaceMembers = defineOperation({
+  name: 'list_space_members',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/members',
+  tag: TAG,
+  summary: "List a Space's members",
+  description: 'Follows read access. Invitations and requests are listed only for the Space Owner/Host.',
+  auth: { anonymous: true, schemes: [...MEMBER, 'steward_key'] },
+  params: SlugParams,
+  success: {
+    status: 200,
+    description: 'The memberships, by handle.',
+    schema: Type.Object({ members: Type.Array(MembershipRef), protocol: Type.String() }, { additionalProperties: false }),
+  },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => ({
+    members: await admission.listMemberships(ctx.db.kysely, actor, params.slug),
+    protocol: PROTOCOL,
+  }),
+});
+
+export const spaceOperations = [
+  listSpaces,
+  proposeSpace,
+  getSpace,
+  approveSpace,
+  archiveSpace,
+  restoreSpace,
+  changeReviewPolicy,
+  joinSpace,
+  leaveSpace,
+  inviteMember,
+  admitJoinRequest,
+  declineJoinRequest,
+  removeMember,
+  listSpaceMembers,
+];

@@ -1,0 +1,57 @@
+import { Type } from '@sinclair/typebox';
+import { SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
+
+export const SpaceSlug = Type.String({ minLength: 3, maxLength: 64, pattern: SLUG_PATTERN, description: 'Space slug' });
+export const JoinPolicySchema = StringEnum(['open', 'request', 'invite']);
+export const ReviewPolicySchema = StringEnum(['independent_principal', 'distinct_member', 'self_attested']);
+export const SpaceStatusSchema = StringEnum(['proposed', 'active', 'archived']);
+
+/** reference: Space. Responses carry exactly these fields. */
+export const SpaceSchema = Type.Object(
+  {
+    slug: SpaceSlug,
+    name: Type.String({ minLength: 3, maxLength: 128 }),
+    purpose: Type.String({ maxLength: 280 }),
+    charter: Type.String({ maxLength: 10000 }),
+    join_policy: JoinPolicySchema,
+    review_policy: ReviewPolicySchema,
+    governance_mode: Type.String({ description: 'How the Space is governed; Atrium hosts use `hosted`.' }),
+    status: SpaceStatusSchema,
+    steward: Type.String({ description: 'Legacy field: the proposer handle. No Space Steward role exists.' }),
+    created_by: Type.String(),
+    created_ts: Timestamp,
+    updated_ts: Timestamp,
+    pinned_resources: Type.Array(Type.String(), { maxItems: 5 }),
+  },
+  { $id: 'Space', additionalProperties: false },
+);
+
+export const SpaceRef = Type.Ref('Space');
+
+export const ProposeSpaceBody = Type.Object(
+  {
+    slug: SpaceSlug,
+    name: Type.String({ minLength: 3, maxLength: 128 }),
+    purpose: Type.Optional(Type.String({ maxLength: 280 })),
+    charter: Type.Optional(Type.String({ maxLength: 10000 })),
+    join_policy: Type.Optional(JoinPolicySchema),
+  },
+  { additionalProperties: false },
+);
+
+export const SlugParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
+
+export const ArchiveBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 500, default: '' })) },
+  { additionalProperties: false },
+);
+
+export const ReviewPolicyBody = Type.Object(
+  { review_policy: ReviewPolicySchema, reason: Type.String({ minLength: 3, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+
+export const ListSpacesQuery = Type.Object(
+  { status: Type.Optional(SpaceStatusSchema) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { Actor } from '../identity/actor.js';
+import { eventActor, requireActiveHuman, requireOwnerOrHost } from '../roles/authority.js';
+import { conflict, notFound, unauthenticated } from '../shared/errors.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
+import { DEFAULT_REVIEW_POLICY, GOVERNANCE_MODE, spaceNameKey, toSpaceRecord, type SpaceRecord } from './records.js';
+import type { JoinPolicy, ReviewPolicy, SpaceStatus } from './tables.js';
+
+export async function findSpace(db: Kysely<DatabaseSchema>, slug: string): Promise<SpaceRecord | undefined> {
+  const row = await db.selectFrom('spaces').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return row ? toSpaceRecord(row) : undefined;
+}
+
+export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promise<SpaceRecord> {
+  const space = await findSpace(db, slug);
+  if (!space) throw notFound(`no such Space: ${slug}`);
+  return space;
+}
+
+/**
+ * reference: GET /v0/spaces. Newest first. The default lists proposed and
+ * active Spaces; archived ones are removed from public listings and need the
+ * steward key or a host-wide Owner/Host.
+ */
+export async function listSpaces(db: Kysely<DatabaseSchema>, actor: Actor, status?: SpaceStatus): Promise<SpaceRecord[]> {
+  if (status === 'archived') {
+    if (actor.kind === 'anonymous') throw unauthenticated('listing archived Spaces needs the steward key or an Owner/Host sign-in');
+    await requireOwnerOrHost(db, actor, { hostWideOnly: true });
+  }
+  const statuses: SpaceStatus[] = status ? [status] : ['proposed', 'active'];
+  const rows = await db
+    .selectFrom('spaces')
+    .selectAll()
+    .where('status', 'in', statuses)
+    .orderBy('created_ts', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toSpaceRecord);
+}
+
+export interface ProposeSpaceInput {
+  slug: string;
+  name: string;
+  purpose?: string;
+  charter?: string;
+  join_policy?: JoinPolicy;
+}
+
+export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInput): Promise<SpaceRecord> {
+  const proposer = requireActiveHuman(actor).member.handle;
+  const nameKey = spaceNameKey(input.name);
+  const clash = await tx.db
+    .selectFrom('spaces')
+    .select(['slug', 'name_key'])
+    .where((eb) => eb.or([eb('slug', '=', input.slug), eb('name_key', '=', nameKey)]))
+    .executeTakeFirst();
+  if (clash) throw conflict(clash.slug === input.slug ? `slug ${input.slug} exists` : `a Space named "${input.name}" exists`);
+  const ts = tx.now.toISOString();
+  const row = {
+    slug: input.slug,
+    name: input.name,
+    name_key: nameKey,
+    purpose: input.purpose ?? '',
+    charter: input.charter ?? '',
+    join_policy: input.join_policy ?? 'open',
+    review_policy: DEFAULT_REVIEW_POLICY,
+    governance_mode: GOVERNANCE_MODE,
+    status: 'proposed' as const,
+    steward: proposer,
+    created_by: proposer,
+    created_ts: ts,
+    updated_ts: ts,
+    pinned_resources: '[]',
+  };
+  try {
+    await tx.db.insertInto('spaces').values(row).execute();
+  } catch (err) {
+    // A concurrent proposal won the race between our check and our insert.
+    if (isUniqueViolation(err)) throw conflict(`slug ${input.slug} or name "${input.name}" exists`);
+    throw err;
+  }
+  tx.emit({
+    type: 'space_proposed',
+    space: input.slug,
+    actor: { handle: proposer },
+    subjects: [`space:${input.slug}`, `member:${proposer}`],
+    payload: { slug: input.slug, name: input.name, join_policy: row.join_policy },
+  });
+  return getSpace(tx.db, input.slug);
+}
+
+/** The Space status table (reference: States and transitions, Space status). */
+const TRANSITIONS = {
+  approve: { from: 'proposed', to: 'active', event: 'space_approved' },
+  archive: { from: 'proposed', to: 'archived', event: 'space_archived' },
+  restore: { from: 'archived', to: 'proposed', event: 'space_restored' },
+} as const;
+
+export type SpaceTransition = keyof typeof TRANSITIONS;
+
+export async function transitionSpace(
+  tx: Tx,
+  actor: Actor,
+  slug: string,
+  transition: SpaceTransition,
+  reason = '',
+): Promise<SpaceRecord> {
+  const space = await getSpace(tx.db, slug);
+  await requireOwnerOrHost(tx.db, actor, { space: slug, hostWideOnly: true });
+  const rule = TRANSITIONS[transition];
+  // Conditional update: of two racing transitions only one sees the old status.
+  const result = await tx.db
+    .updateTable('spaces')
+    .set({ status: rule.to, updated_ts: tx.now.toISOString() })
+    .where('slug', '=', slug)
+    .where('status', '=', rule.from)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    throw conflict(`cannot ${transition} Space ${slug}: it is ${space.status}, not ${rule.from}`);
+  }
+  const base = { space: slug, actor: eventActor(actor), subjects: [`space:${slug}`] };
+  if (rule.event === 'space_archived') tx.emit({ ...base, type: rule.event, payload: { slug, reason } });
+  else tx.emit({ ...base, type: rule.event, payload: { slug } });
+  return getSpace(tx.db, slug);
+}
+
+export async function changeReviewPolicy(
+  tx: Tx,
+  actor: Actor,
+  slug: string,
+  reviewPolicy: ReviewPolicy,
+  reason: string,
+): Promise<SpaceRecord> {
+  const space = await getSpace(tx.db, slug);
+  await requireOwnerOrHost(tx.db, actor, { space: slug });
+  await tx.db
+    .updateTable('spaces')
+    .set({ review_policy: reviewPolicy, updated_ts: tx.now.toISOString() })
+    .where('slug', '=', slug)
+    .execute();
+  tx.emit({
+    type: 'space_review_policy_changed',
+    space: slug,
+    actor: eventActor(actor),
+    subjects: [`space:${slug}`],
+    payload: { slug, previous_review_policy: space.review_policy, review_policy: reviewPolicy, reason },
+  });
+  return getSpace(tx.db, slug);
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { appendEvents } from '../events/append.js';
+import type { NewEvent } from '../events/types.js';
+import type { Clock } from '../shared/clock.js';
+import type { Dialect } from './dialect.js';
+import { migrationProvider } from './migrations/index.js';
+import type { DatabaseSchema } from './schema.js';
+
+/**
+ * A unit of work. Domain services receive one and never open their own
+ * transactions; whatever they `emit` is appended to the event log inside the
+ * same transaction, so a state change and its event commit together or not at all.
+ */
+export interface Tx {
+  readonly db: Transaction<DatabaseSchema>;
+  readonly dialect: Dialect;
+  /** One timestamp for the whole unit of work, from the injected clock. */
+  readonly now: Date;
+  emit(event: NewEvent): void;
+  /** Runs after a successful commit (wake feed waiters, schedule deliveries). */
+  afterCommit(fn: () => void): void;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL schema to use (tests isolate themselves in their own). */
+  schema?: string;
+  clock: Clock;
+  onEventsCommitted?: (cursors: number[]) => void;
+}
+
+export class Database {
+  private constructor(
+    readonly kysely: Kysely<DatabaseSchema>,
+    readonly dialect: Dialect,
+    private readonly options: DatabaseOptions,
+  ) {}
+
+  static open(url: string, options: DatabaseOptions): Database {
+    if (url.startsWith('sqlite:')) {
+      const path = url.slice('sqlite:'.length) || ':memory:';
+      if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+      const sqlite = new BetterSqlite3(path);
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+      sqlite.pragma('foreign_keys = ON');
+      // Another process (the `atrium admin` CLI) may hold the write lock briefly.
+      sqlite.pragma('busy_timeout = 5000');
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+      return new Database(kysely, 'sqlite', options);
+    }
+    if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: 10,
+        ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+        // int8 (event cursors, counts) as JS numbers: cursors stay far below 2^53.
+        types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
+      } as pg.PoolConfig);
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+      return new Database(kysely, 'postgres', options);
+    }
+    throw new Error('ATRIUM_DATABASE_URL must start with sqlite: or postgres://');
+  }
+
+  async migrate(): Promise<string[]> {
+    const migrator = new Migrator({ db: this.kysely, provider: migrationProvider(this.dialect) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error;
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
+
+  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const hooks: Array<() => void> = [];
+    let cursors: number[] = [];
+    const result = await this.kysely.transaction().execute(async (trx) => {
+      const pending: NewEvent[] = [];
+      const now = this.options.clock.now();
+      const tx: Tx = {
+        db: trx,
+        dialect: this.dialect,
+        now,
+        emit: (event) => pending.push(event),
+        afterCommit: (hook) => hooks.push(hook),
+      };
+      const value = await fn(tx);
+      cursors = await appendEvents(trx, this.dialect, pending, now.toISOString());
+      return value;
+    });
+    if (cursors.length > 0) this.options.onEventsCommitted?.(cursors);
+    for (const hook of hooks) hook();
+    return result;
+  }
+
+  async destroy(): Promise<void> {
+    await this.kysely.destroy();
+  }
+}

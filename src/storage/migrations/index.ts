@@ -1,0 +1,27 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../dialect.js';
+import * as spine from './0001-spine.js';
+
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+/**
+ * Migrations are listed here explicitly, never discovered from the file system,
+ * so the compiled build and the TypeScript sources run the same list.
+ */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '0001-spine': spine,
+};
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (db) => m.up(db, dialect) };
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { startSession } from '../../src/identity/sessions.js';
+import { createLogger } from '../../src/logger.js';
+import { createHuman } from '../../src/members/service.js';
+import { assignRole } from '../../src/roles/service.js';
+import type { Role } from '../../src/roles/tables.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { ContractChecker } from './contract.js';
+
+export type Backend = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too whenever ATRIUM_TEST_DATABASE_URL is set (CI sets it). */
+export function backends(): Backend[] {
+  return process.env.ATRIUM_TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export const STEWARD_KEY = 'steward-test-key-0123456789abcdef';
+
+export interface RequestOptions {
+  /** Bearer token (member key, session token or steward key). */
+  token?: string;
+  body?: unknown;
+  /** Raw body text, sent as-is with content-type application/json. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Skip the contract check (for deliberately undocumented requests). */
+  unchecked?: boolean;
+}
+
+// Test bodies are asserted field by field; the contract check already validated their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  backend: Backend;
+  url: string;
+  app: App;
+  contract: ContractChecker;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** A human created directly in the database, with a session token; optionally Owner/Host. */
+  human(handle: string, opts?: { role?: Role; space?: string }): Promise<{ handle: string; session: string }>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/**
+ * Starts a real Atrium server on a loopback port over a real database: a fresh
+ * SQLite file, or a fresh PostgreSQL schema that is dropped afterwards. Every
+ * response a test receives is checked against the served OpenAPI contract.
+ */
+export async function startServer(backend: Backend, opts: StartOptions = {}): Promise<TestServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-test-'));
+  let schema: string | undefined;
+  let databaseUrl: string;
+  if (backend === 'postgres') {
+    databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL!;
+    schema = `atrium_test_${randomBytes(6).toString('hex')}`;
+    await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
+  } else {
+    databaseUrl = `sqlite:${join(dir, 'atrium.db')}`;
+  }
+  const config = loadConfig({
+    ATRIUM_HOST: '127.0.0.1',
+    ATRIUM_PORT: String(port),
+    ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
+    ATRIUM_DATABASE_URL: databaseUrl,
+    ATRIUM_STEWARD_KEY: STEWARD_KEY,
+    ...opts.env,
+  });
+  config.dataDir = dir;
+  const app = await createApp(config, {
+    log: createLogger(process.env.ATRIUM_TEST_LOG_LEVEL ?? 'silent'),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(schema ? { databaseSchema: schema } : {}),
+  });
+  await app.http.listen({ host: '127.0.0.1', port });
+  const url = `http://127.0.0.1:${port}`;
+  const contract = new ContractChecker((await (await fetch(`${url}/v0/openapi.json`)).json()) as ConstructorParameters<typeof ContractChecker>[0]);
+
+  const request = async (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...ro.headers };
+    if (ro.token) headers.authorization = `Bearer ${ro.token}`;
+    let body: string | undefined;
+    if (ro.rawBody !== undefined) body = ro.rawBody;
+    else if (ro.body !== undefined) body = JSON.stringify(ro.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    const parsed = text === '' ? undefined : JSON.parse(text);
+    if (!ro.unchecked) contract.check(method, path, res.status, parsed);
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  return {
+    backend,
+    url,
+    app,
+    contract,
+    request,
+    async human(handle, o = {}) {
+      return app.ctx.db.transaction(async (tx) => {
+        const actor = { system: 'test' };
+        await createHuman(tx, actor, { handle, email: `${handle}@example.test` });
+        await tx.db.updateTable('members').set({ email_verified: 1 }).where('handle', '=', handle).execute();
+        if (o.role) await assignRole(tx, actor, { member: handle, role: o.role, space: o.space ?? null });
+        const session = await startSession(tx, handle);
+        return { handle, session: session.token };
+      });
+    },
+    async stop() {
+      await app.close();
+      if (schema) await withPg(databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
