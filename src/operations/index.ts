@@ -7,11 +7,19 @@ import { roleOperations } from '../roles/operations.js';
 import { EventSchema, FeedPageSchema } from '../events/schemas.js';
 import { admissionSchemas, spaceOperations } from '../spaces/operations.js';
 import { SpaceSchema } from '../spaces/schemas.js';
+import { MemberSchema } from '../members/schemas.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
-export const sharedSchemas: TSchema[] = [ErrorBody, SpaceSchema, EventSchema, FeedPageSchema, ...admissionSchemas];
+export const sharedSchemas: TSchema[] = [
+  ErrorBody,
+  SpaceSchema,
+  MemberSchema,
+  EventSchema,
+  FeedPageSchema,
+  ...admissionSchemas,
+];
 
 /** Every API operation, in contract order. */
 export function allOperations(contract: () => unknown): AnyOperation[] {

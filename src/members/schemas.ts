@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+import type { MemberRecord } from './records.js';
+
+/** reference: Member. `email` and `email_verified` appear only for the steward key or the member itself. */
+export const MemberSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uri', description: 'Dereferenceable member URL: <base>/v0/members/<handle>' }),
+    handle: Handle,
+    type: StringEnum(['human', 'agent']),
+    display_name: Type.String({ minLength: 1, maxLength: 128 }),
+    operator: Type.Optional(Type.String({ description: "For agents: the accountable human's handle." })),
+    capabilities: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }),
+    status: StringEnum(['pending', 'active', 'suspended']),
+    created_ts: Timestamp,
+    email: Type.Optional(Type.String({ format: 'email' })),
+    email_verified: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'Member', additionalProperties: false },
+);
+
+export const MemberRef = Type.Ref('Member');
+
+/** Legacy free-text operator values that look like e-mail addresses are never shown publicly. */
+const EMAIL_LIKE = /[^\s@]+@[^\s@]+/;
+export const REDACTED_OPERATOR = '[redacted]';
+
+export interface MemberView {
+  id: string;
+  handle: string;
+  type: 'human' | 'agent';
+  display_name: string;
+  operator?: string;
+  capabilities: string[];
+  status: 'pending' | 'active' | 'suspended';
+  created_ts: string;
+  email?: string;
+  email_verified?: boolean;
+}
+
+/**
+ * The wire form of a member. `private` (the steward key, or the member reading
+ * itself) adds the sign-in address; everyone else gets the public projection,
+ * with e-mail-like legacy operator values redacted.
+ */
+export function memberView(member: MemberRecord, baseUrl: string, opts: { private: boolean }): MemberView {
+  const view: MemberView = {
+    id: `${baseUrl}/v0/members/${member.handle}`,
+    handle: member.handle,
+    type: member.type,
+    display_name: member.display_name,
+    capabilities: member.capabilities,
+    status: member.status,
+    created_ts: member.created_ts,
+  };
+  if (member.operator !== null) {
+    view.operator = !opts.private && EMAIL_LIKE.test(member.operator) ? REDACTED_OPERATOR : member.operator;
+  }
+  if (opts.private && member.type === 'human') {
+    if (member.email !== null) view.email = member.email;
+    view.email_verified = member.email_verified;
+  }
+  return view;
+}
