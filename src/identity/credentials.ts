@@ -36,7 +36,12 @@ export async function resolveCredential(
       .selectFrom('member_keys')
       .innerJoin('members', 'members.handle', 'member_keys.member_handle')
       .selectAll('members')
-      .select(['member_keys.id as key_id', 'member_keys.revoked_ts as key_revoked_ts', 'member_keys.key_hash'])
+      .select([
+        'member_keys.id as key_id',
+        'member_keys.revoked_ts as key_revoked_ts',
+        'member_keys.last_used_ts',
+        'member_keys.key_hash',
+      ])
       .where('member_keys.key_hash', '=', hashSecret(token))
       .executeTakeFirst();
     if (!row || row.key_revoked_ts !== null || !secretsEqual(row.key_hash, hashSecret(token))) {
@@ -44,7 +49,11 @@ export async function resolveCredential(
     }
     const member = toMemberRecord(row);
     if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
-    await db.updateTable('member_keys').set({ last_used_ts: opts.now.toISOString() }).where('id', '=', row.key_id).execute();
+    // last_used_ts is a coarse hint for the credentials page: refresh it at most once
+    // a minute so that reads do not each turn into a write.
+    if (row.last_used_ts === null || Date.parse(row.last_used_ts) < opts.now.getTime() - 60_000) {
+      await db.updateTable('member_keys').set({ last_used_ts: opts.now.toISOString() }).where('id', '=', row.key_id).execute();
+    }
     return { kind: 'member', member, credential: { type: 'key', id: row.key_id } };
   }
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
