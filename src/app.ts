@@ -23,8 +23,11 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The composition root: the one place where configuration becomes running parts. */
-export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+/**
+ * Opens the database (running migrations, decisions §2) and builds the services
+ * every entry point shares: the HTTP server and the admin CLI alike.
+ */
+export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
@@ -37,8 +40,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const mailer =
     options.mailer ??
     createMailer({ ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), from: config.mailFrom, dataDir: config.dataDir, log });
-  const ctx: AppContext = { config, db, clock, mailer, log };
+  return {
+    config,
+    db,
+    clock,
+    mailer,
+    log,
+    async close() {
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}
 
+/** The composition root: the one place where configuration becomes running parts. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const ctx = await createContext(config, options);
   // The contract operation serves the document generated from the routes built here.
   const contract = { document: (): unknown => undefined };
   const http = await buildHttpServer(ctx, {
@@ -46,7 +63,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     sharedSchemas,
     extraRoutes: (app) => {
       app.get('/healthz', { schema: { hide: true } }, async () => {
-        await db.kysely.selectFrom('events').select('cursor').limit(1).execute();
+        await ctx.db.kysely.selectFrom('events').select('cursor').limit(1).execute();
         return { status: 'ok' };
       });
     },
@@ -58,8 +75,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ctx,
     async close() {
       await http.close();
-      mailer.close();
-      await db.destroy();
+      await ctx.close();
     },
   };
 }

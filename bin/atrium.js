@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// Runs the compiled CLI (npm run build); in a development checkout without a
+// build, falls back to the TypeScript sources through tsx.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = join(root, 'dist', 'cli', 'main.js');
+let entry = built;
+if (!existsSync(built)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = join(root, 'src', 'cli', 'main.ts');
+}
+const { main } = await import(pathToFileURL(entry).href);
+const code = await main(process.argv);
+// `serve` keeps the process alive through its server; every other command ends here.
+if (code !== 0 || !process.argv.slice(2).includes('serve')) process.exitCode = code;

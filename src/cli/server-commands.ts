@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { createApp, createContext } from '../app.js';
+import { loadConfig } from '../config.js';
+
+/** Commands that run the service or work on its database directly (no HTTP). */
+export function registerServerCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('start the Atrium server (migrations run at start)')
+    .action(async () => {
+      const config = loadConfig();
+      const app = await createApp(config);
+      await app.http.listen({ host: config.host, port: config.port });
+      const owners = await app.ctx.db.kysely
+        .selectFrom('role_assignments')
+        .select('id')
+        .where('role', '=', 'owner')
+        .where('status', '=', 'active')
+        .limit(1)
+        .execute();
+      console.log(`Atrium is listening on ${config.baseUrl} (database ${describeDatabase(config.databaseUrl)})`);
+      if (owners.length === 0) {
+        console.log(
+          'No owner yet. Create the first one with:\n' +
+            '  npx atrium admin create-owner --handle <handle> --email <address>\n' +
+            `then sign in with that address at ${config.baseUrl}.`,
+        );
+      }
+      const shutdown = (signal: string) => {
+        app.ctx.log.info({ signal }, 'shutting down');
+        // Stop accepting connections, let in-flight requests finish, then close the database.
+        app.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            app.ctx.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    });
+
+  program
+    .command('migrate')
+    .description('apply database migrations and exit')
+    .action(async () => {
+      const ctx = await createContext(loadConfig());
+      await ctx.close();
+      console.log('Database is up to date.');
+    });
+
+  const admin = program.command('admin').description('administer the configured database directly');
+  admin
+    .command('create-owner')
+    .description('create a human with a host-wide owner role (or give an existing human the role)')
+    .requiredOption('--handle <handle>', 'the new owner’s handle')
+    .requiredOption('--email <address>', 'sign-in e-mail address')
+    .option('--display-name <name>', 'display name (defaults to the handle)')
+    .action(async (opts: { handle: string; email: string; displayName?: string }) => {
+      const { createOwner } = await import('./admin.js');
+      const ctx = await createContext(loadConfig());
+      try {
+        const member = await createOwner(ctx, {
+          handle: opts.handle,
+          email: opts.email,
+          ...(opts.displayName ? { displayName: opts.displayName } : {}),
+        });
+        console.log(`${member.handle} is an owner. Sign in with ${member.email ?? opts.email} at ${ctx.config.baseUrl}.`);
+      } finally {
+        await ctx.close();
+      }
+    });
+}
+
+function describeDatabase(url: string): string {
+  if (url.startsWith('sqlite:')) return url;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
