@@ -22,6 +22,7 @@ export interface EventPayloads {
   member_reinstated: { handle: string };
   role_assigned: { id: string; member: string; role: string; space: string | null };
   role_revoked: { id: string; member: string; role: string; space: string | null };
+  client_credential_revoked: { id: string; member: string };
 }
 
 export type EventType = keyof EventPayloads;

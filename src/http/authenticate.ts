@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import type { Actor } from '../identity/actor.js';
+import { ANONYMOUS, type Actor } from '../identity/actor.js';
 import { resolveCredential, type PresentedCredential } from '../identity/credentials.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import type { AnyOperation, CredentialScheme } from '../operations/operation.js';
-import { forbidden, unauthenticated } from '../shared/errors.js';
+import { AtriumError, forbidden, unauthenticated } from '../shared/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -32,6 +32,11 @@ export async function authenticate(request: FastifyRequest, op: AnyOperation, ct
   const resolved = await resolveCredential(ctx.db.kysely, presented, {
     stewardKey: ctx.config.stewardKey,
     now: ctx.clock.now(),
+  }).catch((err: unknown) => {
+    // A browser keeps a cookie whose session was revoked elsewhere; on operations open
+    // to anyone (sign-in above all) it must not lock the person out: treat it as absent.
+    if (presented.type === 'cookie' && op.auth.anonymous && err instanceof AtriumError && err.status === 401) return ANONYMOUS;
+    throw err;
   });
   const accepts = (scheme: CredentialScheme) => op.auth.schemes.includes(scheme);
 

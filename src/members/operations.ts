@@ -1,4 +1,106 @@
-import type { AnyOperation } from '../operations/operation.js';
+import type { Actor } from '../identity/actor.js';
+import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import { registerAgent as register } from './agents.js';
+import { moveMember, type MemberMove } from './lifecycle.js';
+import type { MemberRecord } from './records.js';
+import { AgentRegistrationSchema, MemberHandleParams, MemberRef, memberView, RegisterAgentBody, type MemberView } from './schemas.js';
+import { getMember } from './service.js';
+
+const OWNER_HOST = ['session', 'steward_key'] as const;
+const TAG = 'Members';
+
+export const REGISTRATION_NOTE =
+  'Store this key now: it is shown only once and cannot be recovered. ' +
+  'The agent stays pending, and every action with the key is refused, until an Owner or Host of this host approves it.';
+
+/** decisions §5: `email` and `email_verified` only for the steward key or the member itself. */
+function viewFor(actor: Actor, member: MemberRecord, baseUrl: string): MemberView {
+  const isSelf = actor.kind === 'member' && actor.member.handle === member.handle;
+  return memberView(member, baseUrl, { private: actor.kind === 'steward' || isSelf });
+}
+
+export const registerAgent = defineOperation({
+  name: 'register_agent',
+  method: 'POST',
+  path: '/v0/agents',
+  tag: TAG,
+  summary: 'Register an agent',
+  description:
+    'Anonymous calls are accepted. `operator` must be the handle of a registered, active human member. ' +
+    'The agent starts `pending`; its key (shown exactly once) authenticates but every action is refused with 403 ' +
+    'until an Owner/Host approves the agent. Handles are never reused, across humans and agents.',
+  auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
+  body: RegisterAgentBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The pending agent, its key (shown once) and a note.', schema: AgentRegistrationSchema },
+  errors: [401, 403, 409],
+  handler: async ({ body, actor, ctx }) => {
+    const registered = await ctx.db.transaction((tx) => register(tx, actor, body));
+    return {
+      member: memberView(registered.member, ctx.config.baseUrl, { private: false }),
+      key: registered.key,
+      note: REGISTRATION_NOTE,
+    };
+  },
+});
+
+export const getMemberOperation = defineOperation({
+  name: 'get_member',
+  method: 'GET',
+  path: '/v0/members/{handle}',
+  tag: TAG,
+  summary: 'Read a member',
+  description:
+    'Public. `email` and `email_verified` appear only for the steward key or the member itself; ' +
+    'legacy operator values that look like e-mail addresses are redacted in public responses.',
+  auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
+  params: MemberHandleParams,
+  success: { status: 200, description: 'The member.', schema: MemberRef },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => viewFor(actor, await getMember(ctx.db.kysely, params.handle), ctx.config.baseUrl),
+});
+
+function statusMove(move: MemberMove, path: string, summary: string, description: string) {
+  return defineOperation({
+    name: `${move}_${path.startsWith('/v0/agents') ? 'agent' : 'member'}`,
+    method: 'POST',
+    path,
+    tag: TAG,
+    summary,
+    description: `${description} Needs the steward key or a signed-in human with a host-wide Owner or Host assignment.`,
+    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    params: MemberHandleParams,
+    success: { status: 200, description: 'The member after the change.', schema: MemberRef },
+    errors: [401, 403, 404, 409],
+    handler: async ({ params, actor, ctx }) => {
+      const member = await ctx.db.transaction((tx) => moveMember(tx, actor, params.handle, move));
+      return viewFor(actor, member, ctx.config.baseUrl);
+    },
+  });
+}
+
+export const approveAgent = statusMove(
+  'approve',
+  '/v0/agents/{handle}/approve',
+  'Approve a pending agent',
+  'The agent becomes `active` and its key starts working. 409 if it is not pending.',
+);
+
+export const suspendMember = statusMove(
+  'suspend',
+  '/v0/members/{handle}/suspend',
+  'Suspend a member',
+  'An active or pending member becomes `suspended`: its keys and sessions are refused with 403 until it is reinstated. ' +
+    'Nothing is revoked, so reinstating restores them. You cannot suspend yourself (409).',
+);
+
+export const reinstateMember = statusMove(
+  'reinstate',
+  '/v0/members/{handle}/reinstate',
+  'Reinstate a suspended member',
+  'A suspended member becomes `active` again. 409 if it is not suspended.',
+);
 
 /** Members and agents (decisions §5). */
-export const memberOperations: AnyOperation[] = [];
+export const memberOperations: AnyOperation[] = [registerAgent, getMemberOperation, approveAgent, suspendMember, reinstateMember];

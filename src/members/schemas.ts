@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 import type { MemberRecord } from './records.js';
 
 /** reference: Member. `email` and `email_verified` appear only for the steward key or the member itself. */
@@ -62,3 +62,33 @@ export function memberView(member: MemberRecord, baseUrl: string, opts: { privat
   }
   return view;
 }
+
+/** reference: Limits. Capabilities are short free-text labels the agent declares. */
+export const Capabilities = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16, uniqueItems: true });
+
+/** reference: POST /v0/agents. */
+export const RegisterAgentBody = Type.Object(
+  {
+    handle: Handle,
+    operator: Type.String({
+      minLength: 3,
+      maxLength: 32,
+      pattern: SLUG_PATTERN,
+      description: 'Handle of the already registered human member accountable for the agent.',
+    }),
+    display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Defaults to the handle.' })),
+    capabilities: Type.Optional(Capabilities),
+  },
+  { additionalProperties: false },
+);
+
+export const AgentRegistrationSchema = Type.Object(
+  {
+    member: MemberRef,
+    key: Type.String({ description: 'The member key (`sk_atrium_…`). Shown exactly once; only its digest is stored.' }),
+    note: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const MemberHandleParams = Type.Object({ handle: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });

@@ -3,7 +3,7 @@ import { contractOperation, discoveryOperation } from '../discovery/operations.j
 import { eventOperations } from '../events/operations.js';
 import { identityOperations } from '../identity/operations.js';
 import { memberOperations } from '../members/operations.js';
-import { roleOperations } from '../roles/operations.js';
+import { roleOperations, roleSchemas } from '../roles/operations.js';
 import { EventSchema, FeedPageSchema } from '../events/schemas.js';
 import { admissionSchemas, spaceOperations } from '../spaces/operations.js';
 import { SpaceSchema } from '../spaces/schemas.js';
@@ -19,6 +19,7 @@ export const sharedSchemas: TSchema[] = [
   EventSchema,
   FeedPageSchema,
   ...admissionSchemas,
+  ...roleSchemas,
 ];
 
 /** Every API operation, in contract order. */

@@ -48,6 +48,28 @@ async function hasOwnerHostAssignment(db: Kysely<DatabaseSchema>, actor: MemberA
   return row !== undefined;
 }
 
+/**
+ * Assigning and revoking roles (decisions §4) needs the steward key or a
+ * signed-in human with an active host-wide `owner` assignment; `host` is not enough.
+ */
+export async function requireHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor): Promise<void> {
+  if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
+  if (actor.kind === 'steward') return;
+  if (actor.kind === 'member' && actor.member.type === 'human' && actor.member.status === 'active') {
+    const row = await db
+      .selectFrom('role_assignments')
+      .select('id')
+      .where('member_handle', '=', actor.member.handle)
+      .where('status', '=', 'active')
+      .where('role', '=', 'owner')
+      .where('space', 'is', null)
+      .executeTakeFirst();
+    if (row && actor.credential.type === 'session') return;
+    if (row) throw forbidden('Owner powers need a signed-in session; API keys are refused');
+  }
+  throw forbidden('a host-wide Owner role is required');
+}
+
 /** Acting members must be active; a pending agent or suspended member may not act. */
 export function requireActiveMember(actor: Actor): MemberActor {
   if (actor.kind === 'anonymous') throw unauthenticated('a member credential is required');

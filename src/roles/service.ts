@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { EventActor } from '../events/types.js';
-import { getMember } from '../members/service.js';
-import { conflict, invalid } from '../shared/errors.js';
+import { findMember } from '../members/service.js';
+import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
 import type { Role, RoleAssignmentTable } from './tables.js';
 
 export type RoleAssignment = Omit<RoleAssignmentTable, 'member_handle' | 'revoked_by' | 'revoked_ts'> & { member: string };
@@ -19,7 +21,10 @@ export interface NewAssignment {
  * the caller of this function (operation or admin CLI).
  */
 export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment): Promise<RoleAssignment> {
-  const member = await getMember(tx.db, input.member);
+  // The member is a reference inside the body, like the Space: an unknown one is
+  // invalid input (422), not a missing resource (docs/decisions-local.md).
+  const member = await findMember(tx.db, input.member);
+  if (!member) throw invalid(`no such member: ${input.member}`);
   const space = input.space ?? null;
   if (member.type === 'agent' && input.role !== 'maintainer') throw invalid('agents never hold the owner or host role');
   if (input.role === 'maintainer' && space === null) throw invalid('the maintainer role is always scoped to one Space');
@@ -69,4 +74,62 @@ export function toAssignment(row: RoleAssignmentTable): RoleAssignment {
     created_by: row.created_by,
     created_ts: row.created_ts,
   };
+}
+
+export interface AssignmentFilter {
+  member?: string;
+  space?: string;
+  /** Active assignments unless asked otherwise (docs/members-and-roles.md). */
+  status?: 'active' | 'revoked' | 'all';
+}
+
+/** Oldest first, so a listing reads as the history of who was given what; same-instant ties by member. */
+export async function listAssignments(db: Kysely<DatabaseSchema>, filter: AssignmentFilter = {}): Promise<RoleAssignment[]> {
+  let query = db
+    .selectFrom('role_assignments')
+    .selectAll()
+    .orderBy('created_ts')
+    .orderBy('member_handle')
+    .orderBy('role')
+    .orderBy('id');
+  if (filter.member !== undefined) query = query.where('member_handle', '=', filter.member);
+  if (filter.space !== undefined) query = query.where('space', '=', filter.space);
+  const status = filter.status ?? 'active';
+  if (status !== 'all') query = query.where('status', '=', status);
+  return (await query.execute()).map(toAssignment);
+}
+
+export async function getAssignment(db: Kysely<DatabaseSchema>, id: string): Promise<RoleAssignment> {
+  const row = await db.selectFrom('role_assignments').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`no such role assignment: ${id}`);
+  return toAssignment(row);
+}
+
+/**
+ * Revokes an active assignment (decisions §4). Authority to revoke is checked by
+ * the caller. The conditional update lets only one of two racing revocations win.
+ */
+export async function revokeRole(tx: Tx, actor: EventActor, id: string): Promise<RoleAssignment> {
+  const assignment = await getAssignment(tx.db, id);
+  if (assignment.status === 'revoked') throw conflict(`role assignment ${id} is already revoked`);
+  // Like self-suspension: an owner dropping their own host-wide owner role would
+  // lose the power to undo it; another owner or the steward key must do it.
+  if ('handle' in actor && actor.handle === assignment.member && assignment.role === 'owner' && assignment.space === null) {
+    throw conflict('you cannot revoke your own host-wide owner role; ask another owner or use the steward key');
+  }
+  const result = await tx.db
+    .updateTable('role_assignments')
+    .set({ status: 'revoked', revoked_by: 'handle' in actor ? actor.handle : null, revoked_ts: tx.now.toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw conflict(`role assignment ${id} is already revoked`);
+  tx.emit({
+    type: 'role_revoked',
+    space: null,
+    actor,
+    subjects: [`member:${assignment.member}`, ...(assignment.space ? [`space:${assignment.space}`] : [])],
+    payload: { id, member: assignment.member, role: assignment.role, space: assignment.space },
+  });
+  return getAssignment(tx.db, id);
 }

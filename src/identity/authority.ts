@@ -1,0 +1,14 @@
+import { requireActiveHuman } from '../roles/authority.js';
+import { forbidden } from '../shared/errors.js';
+import type { Actor, MemberActor } from './actor.js';
+
+/**
+ * Account operations (sign-out, the credentials page) deliberately refuse API
+ * keys (reference: Authentication, "Session bearer"): a leaked key must not be
+ * able to list or revoke its siblings.
+ */
+export function requireSession(actor: Actor): MemberActor {
+  const member = requireActiveHuman(actor);
+  if (member.credential.type !== 'session') throw forbidden('this operation needs a signed-in session; API keys are refused');
+  return member;
+}

@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import { MemberRef } from '../members/schemas.js';
+import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+
+export const Email = Type.String({ format: 'email', maxLength: 254, description: 'E-mail address; compared case-insensitively' });
+
+const DisplayName = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'Defaults to the handle' });
+
+/** decisions §3: `POST /v0/humans` and `POST /v0/sign-up` take the same body. */
+export const NewHumanBody = Type.Object(
+  { handle: Handle, email: Email, display_name: Type.Optional(DisplayName) },
+  { additionalProperties: false },
+);
+
+export const SignInEmailBody = Type.Object({ email: Email }, { additionalProperties: false });
+
+export const SignInVerifyBody = Type.Object(
+  {
+    email: Email,
+    code: Type.String({ minLength: 1, maxLength: 64, description: 'The code from the mail; case, spaces and dashes do not matter' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SentSchema = Type.Object(
+  { status: StringEnum(['sent'], { description: 'Always `sent`, whether or not the address has an account' }) },
+  { additionalProperties: false },
+);
+
+export const SignedInSchema = Type.Object(
+  {
+    token: Type.String({ description: 'Session token (`st_atrium_…`); also set as the `atrium_session` cookie' }),
+    member: MemberRef,
+    expires_ts: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const ApiCredentialSchema = Type.Object(
+  {
+    id: Type.String(),
+    client_name: Type.String(),
+    key_prefix: Type.String({ description: 'The first characters of the key, to recognise it; never the key' }),
+    created_ts: Timestamp,
+    last_used_ts: Type.Union([Timestamp, Type.Null()], { description: 'Refreshed at most once a minute' }),
+    revoked_ts: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const CredentialParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
