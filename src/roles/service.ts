@@ -4,6 +4,7 @@ import { findMember } from '../members/service.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Tx } from '../storage/database.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Role, RoleAssignmentTable } from './tables.js';
 
@@ -52,7 +53,13 @@ export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment
     revoked_by: null,
     revoked_ts: null,
   };
-  await tx.db.insertInto('role_assignments').values(row).execute();
+  try {
+    await tx.db.insertInto('role_assignments').values(row).execute();
+  } catch (err) {
+    // A concurrent assignment of the same role won between our check and insert.
+    if (isUniqueViolation(err)) throw conflict(`${member.handle} already holds ${input.role}${space ? ` in ${space}` : ' host-wide'}`);
+    throw err;
+  }
   tx.emit({
     type: 'role_assigned',
     // decisions §7: role events belong to no Space; the host-wide feed carries them.

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import * as spine from './0001-spine.js';
+import * as uniqueActiveRoles from './0002-unique-active-roles.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -12,6 +13,7 @@ interface DialectMigration {
  */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001-spine': spine,
+  '0002-unique-active-roles': uniqueActiveRoles,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
