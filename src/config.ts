@@ -16,6 +16,8 @@ export interface Config {
   egressAllowCidrs: string[];
   repositoryPath: string | undefined;
   openSignup: boolean;
+  /** Client activations one network address may create per 15 minutes (429 beyond). */
+  activationRateLimit: number;
   /** Directory for embedded data: the SQLite file's directory, else ./data. */
   dataDir: string;
   logLevel: string;
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
+    activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     dataDir: dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
@@ -58,6 +61,12 @@ function parsePort(raw: string): number {
     throw new ConfigError(`ATRIUM_PORT must be an integer 0-65535, got ${raw}`);
   }
   return port;
+}
+
+function parsePositiveInt(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got ${raw}`);
+  return value;
 }
 
 function trimTrailingSlash(url: string): string {

@@ -23,6 +23,7 @@ export interface EventPayloads {
   role_assigned: { id: string; member: string; role: string; space: string | null };
   role_revoked: { id: string; member: string; role: string; space: string | null };
   client_credential_revoked: { id: string; member: string };
+  client_credential_created: { id: string; member: string; client_name: string; activation: string };
 }
 
 export type EventType = keyof EventPayloads;

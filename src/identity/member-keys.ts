@@ -19,15 +19,36 @@ export async function mintMemberKey(
   clientName: string | null = null,
 ): Promise<MintedKey> {
   const key = newSecret(MEMBER_KEY_PREFIX);
+  const recorded = await recordMemberKey(tx, handle, origin, clientName, { keyHash: hashSecret(key), keyPrefix: keyPrefixOf(key) });
+  return { ...recorded, key };
+}
+
+/** The first characters of a key, enough for a person to recognise it in a list. */
+export function keyPrefixOf(key: string): string {
+  return key.slice(0, MEMBER_KEY_PREFIX.length + 6);
+}
+
+/**
+ * Records a credential from its digest alone. Client activations use this: the
+ * key is derived and delivered later (activations/key-derivation.ts), so it is
+ * never in our hands at the moment the credential comes into existence.
+ */
+export async function recordMemberKey(
+  tx: Tx,
+  handle: string,
+  origin: MemberKeyOrigin,
+  clientName: string | null,
+  digest: { keyHash: string; keyPrefix: string },
+): Promise<{ id: string; key_prefix: string }> {
   const id = newId('cred');
-  const keyPrefix = key.slice(0, MEMBER_KEY_PREFIX.length + 6);
+  const keyPrefix = digest.keyPrefix;
   await tx.db
     .insertInto('member_keys')
     .values({
       id,
       member_handle: handle,
       origin,
-      key_hash: hashSecret(key),
+      key_hash: digest.keyHash,
       key_prefix: keyPrefix,
       client_name: clientName,
       created_ts: tx.now.toISOString(),
@@ -35,5 +56,5 @@ export async function mintMemberKey(
       revoked_ts: null,
     })
     .execute();
-  return { id, key, key_prefix: keyPrefix };
+  return { id, key_prefix: keyPrefix };
 }

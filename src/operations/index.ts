@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { activationOperations, activationSchemas } from '../activations/operations.js';
 import { contractOperation, discoveryOperation } from '../discovery/operations.js';
 import { eventOperations } from '../events/operations.js';
 import { identityOperations } from '../identity/operations.js';
@@ -20,6 +21,7 @@ export const sharedSchemas: TSchema[] = [
   FeedPageSchema,
   ...admissionSchemas,
   ...roleSchemas,
+  ...activationSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -28,6 +30,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...spaceOperations,
     ...memberOperations,
     ...identityOperations,
+    ...activationOperations,
     ...roleOperations,
     ...eventOperations,
   ];

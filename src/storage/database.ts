@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { appendEvents } from '../events/append.js';
 import type { NewEvent } from '../events/types.js';
@@ -67,7 +67,18 @@ export class Database {
   }
 
   async migrate(): Promise<string[]> {
-    const migrator = new Migrator({ db: this.kysely, provider: migrationProvider(this.dialect) });
+    const schema =
+      this.dialect === 'postgres'
+        ? (this.options.schema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.kysely)).rows[0]?.schema)
+        : undefined;
+    const migrator = new Migrator({
+      db: this.kysely,
+      provider: migrationProvider(this.dialect),
+      // Kysely looks for its bookkeeping tables in every schema it can see; name
+      // ours, or a second Atrium schema in the same database would be mistaken
+      // for this one's.
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error;
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,3 +1,4 @@
+import type { ActivationsTables } from '../activations/tables.js';
 import type { EventsTables } from '../events/tables.js';
 import type { IdentityTables } from '../identity/tables.js';
 import type { MembersTables } from '../members/tables.js';
@@ -5,4 +6,9 @@ import type { RolesTables } from '../roles/tables.js';
 import type { SpacesTables } from '../spaces/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
-export type DatabaseSchema = MembersTables & IdentityTables & RolesTables & SpacesTables & EventsTables;
+export type DatabaseSchema = MembersTables &
+  IdentityTables &
+  RolesTables &
+  SpacesTables &
+  EventsTables &
+  ActivationsTables;

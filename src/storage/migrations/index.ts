@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import * as spine from './0001-spine.js';
 import * as uniqueActiveRoles from './0002-unique-active-roles.js';
+import * as clientActivations from './0003-client-activations.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -14,6 +15,7 @@ interface DialectMigration {
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001-spine': spine,
   '0002-unique-active-roles': uniqueActiveRoles,
+  '0003-client-activations': clientActivations,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,125 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../operations/operation.js';
+import { MemberRef } from '../members/schemas.js';
+import { StringEnum, Timestamp } from '../shared/schemas.js';
+import * as activations from './service.js';
+
+const TAG = 'Client activation';
+
+const summaryProperties = {
+  code: Type.String({ description: 'Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter.' }),
+  activation_url: Type.String({ format: 'uri', description: 'Where the human approves: `<base>/activate/<code>`.' }),
+  client_name: Type.String({ minLength: 1, maxLength: 128 }),
+  status: StringEnum(['pending', 'approved', 'consumed', 'expired']),
+  member_handle: Type.Union([Type.String(), Type.Null()], { description: 'Set when approved.' }),
+  expires_ts: Timestamp,
+};
+
+export const ActivationSummarySchema = Type.Object(summaryProperties, { $id: 'ClientActivation', additionalProperties: false });
+
+const CreatedActivationSchema = Type.Object(
+  {
+    ...summaryProperties,
+    poll_secret: Type.String({ description: 'One-time secret (256 bits); shown only here, only its hash is stored.' }),
+    poll_url: Type.String({ format: 'uri' }),
+    poll_interval_seconds: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+const CodeParams = Type.Object({ code: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+
+export const activationSchemas = [ActivationSummarySchema];
+
+export const createActivation = defineOperation({
+  name: 'create_client_activation',
+  method: 'POST',
+  path: '/v0/client-activations',
+  tag: TAG,
+  summary: 'Start a browser-mediated client activation',
+  description:
+    'A CLI or agent harness asks for an API key: show the human `activation_url` and `code`, then poll `poll_url` ' +
+    'with `poll_secret` every `poll_interval_seconds`. Expires after 15 minutes. Creation is limited per client ' +
+    'address (ATRIUM_ACTIVATION_RATE_LIMIT per 15 minutes, default 20): beyond it 429 with Retry-After.',
+  auth: { anonymous: true, schemes: [] },
+  body: Type.Object(
+    { client_name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) },
+    { additionalProperties: false },
+  ),
+  success: { status: 201, description: 'The activation, with its one-time poll secret.', schema: CreatedActivationSchema },
+  errors: [429],
+  handler: async ({ body, ctx, clientAddress }) =>
+    ctx.db.transaction((tx) =>
+      activations.createActivation(tx, {
+        ...(body.client_name !== undefined ? { client_name: body.client_name } : {}),
+        clientAddress,
+        rateLimit: ctx.config.activationRateLimit,
+        baseUrl: ctx.config.baseUrl,
+      }),
+    ),
+});
+
+export const getActivation = defineOperation({
+  name: 'get_client_activation',
+  method: 'GET',
+  path: '/v0/client-activations/{code}',
+  tag: TAG,
+  summary: 'Read a client activation (what the approval page shows)',
+  auth: { anonymous: true, schemes: [] },
+  params: CodeParams,
+  success: { status: 200, description: 'The activation.', schema: Type.Ref('ClientActivation') },
+  errors: [404],
+  readOnly: true,
+  handler: async ({ params, ctx }) => activations.getActivation(ctx.db.kysely, params.code, ctx.clock.now(), ctx.config.baseUrl),
+});
+
+export const approveActivation = defineOperation({
+  name: 'approve_client_activation',
+  method: 'POST',
+  path: '/v0/client-activations/{code}/approve',
+  tag: TAG,
+  summary: 'Approve a client activation',
+  description:
+    'An active human approves; a separately revocable API credential is minted for them and delivered once ' +
+    'through the poll. Never deliver the browser session itself.',
+  auth: { anonymous: false, schemes: ['member_key', 'session'] },
+  params: CodeParams,
+  body: Type.Object({}, { additionalProperties: false }),
+  success: { status: 200, description: 'The activation, now approved.', schema: Type.Ref('ClientActivation') },
+  errors: [401, 403, 404, 409, 410],
+  handler: async ({ params, actor, ctx }) =>
+    ctx.db.transaction((tx) => activations.approveActivation(tx, actor, params.code, ctx.config.baseUrl)),
+});
+
+export const pollActivation = defineOperation({
+  name: 'poll_client_activation',
+  method: 'POST',
+  path: '/v0/client-activations/{code}/poll',
+  tag: TAG,
+  summary: 'Poll a client activation with its secret',
+  description:
+    '`member` and `key` appear exactly once, on the first poll after approval; later polls are 409. ' +
+    'Wait `retry_after_seconds` between polls: polling faster is answered with a longer wait.',
+  auth: { anonymous: true, schemes: [] },
+  params: CodeParams,
+  body: Type.Object({ poll_secret: Type.String({ minLength: 32, maxLength: 256 }) }, { additionalProperties: false }),
+  bodyRequired: true,
+  success: {
+    status: 200,
+    description: 'The activation status; with the member and key once after approval.',
+    schema: Type.Object(
+      {
+        status: StringEnum(['pending', 'approved', 'expired']),
+        retry_after_seconds: Type.Integer({ minimum: 1 }),
+        member: Type.Optional(MemberRef),
+        key: Type.Optional(Type.String({ description: 'The API key (`sk_atrium_…`), shown exactly once.' })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  errors: [401, 404, 409],
+  handler: async ({ params, body, ctx }) =>
+    ctx.db.transaction((tx) => activations.pollActivation(tx, params.code, body.poll_secret, ctx.config.baseUrl)),
+});
+
+export const activationOperations = [createActivation, getActivation, approveActivation, pollActivation];

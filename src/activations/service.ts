@@ -1,0 +1,194 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Actor } from '../identity/actor.js';
+import { keyPrefixOf, recordMemberKey } from '../identity/member-keys.js';
+import { GENERIC_CLIENT_NAME } from '../identity/api-credentials.js';
+import { toMemberRecord } from '../members/records.js';
+import { memberView, type MemberView } from '../members/schemas.js';
+import { requireActiveHuman } from '../roles/authority.js';
+import { AtriumError, conflict, gone, notFound, unauthenticated } from '../shared/errors.js';
+import { hashSecret, newHumanCode, newSecret, normaliseHumanCode, secretsEqual } from '../shared/secrets.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { isUniqueViolation } from '../storage/unique-violation.js';
+import { deriveActivationKey, newKeySalt } from './key-derivation.js';
+import type { ActivationStatus, ClientActivationTable } from './tables.js';
+
+/** An activation lives 15 minutes (issue: client activation). */
+export const ACTIVATION_LIFETIME_MS = 15 * 60 * 1000;
+/** How often a client should poll; polling faster is answered with a longer wait. */
+export const POLL_INTERVAL_SECONDS = 5;
+/** The window of the per-address creation limit. */
+export const CREATION_WINDOW_MS = 15 * 60 * 1000;
+
+export interface ActivationSummary {
+  code: string;
+  activation_url: string;
+  client_name: string;
+  status: ActivationStatus;
+  member_handle: string | null;
+  expires_ts: string;
+}
+
+export interface CreatedActivation extends ActivationSummary {
+  poll_secret: string;
+  poll_url: string;
+  poll_interval_seconds: number;
+}
+
+export interface PollResult {
+  status: 'pending' | 'approved' | 'expired';
+  retry_after_seconds: number;
+  member?: MemberView;
+  key?: string;
+}
+
+type Row = Selectable<ClientActivationTable>;
+
+function statusAt(row: Row, now: Date): ActivationStatus {
+  if (row.status === 'pending' && row.expires_ts <= now.toISOString()) return 'expired';
+  return row.status;
+}
+
+function summary(row: Row, now: Date, baseUrl: string): ActivationSummary {
+  return {
+    code: row.code,
+    activation_url: `${baseUrl}/activate/${row.code}`,
+    client_name: row.client_name,
+    status: statusAt(row, now),
+    member_handle: row.member_handle,
+    expires_ts: row.expires_ts,
+  };
+}
+
+async function findRow(db: Kysely<DatabaseSchema>, code: string): Promise<Row> {
+  // Codes are typed by people: case and dashes do not matter.
+  const row = await db.selectFrom('client_activations').selectAll().where('code', '=', normaliseHumanCode(code)).executeTakeFirst();
+  if (!row) throw notFound(`no such activation: ${code}`);
+  return row;
+}
+
+export async function createActivation(
+  tx: Tx,
+  input: { client_name?: string; clientAddress: string; rateLimit: number; baseUrl: string },
+): Promise<CreatedActivation> {
+  const windowStart = new Date(tx.now.getTime() - CREATION_WINDOW_MS).toISOString();
+  const recent = await tx.db
+    .selectFrom('client_activations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('client_address', '=', input.clientAddress)
+    .where('created_ts', '>', windowStart)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= input.rateLimit) {
+    throw new AtriumError(429, 'too many activation requests from this address; try again later', {
+      'retry-after': String(CREATION_WINDOW_MS / 1000),
+    });
+  }
+  const pollSecret = newSecret('');
+  const expires = new Date(tx.now.getTime() + ACTIVATION_LIFETIME_MS).toISOString();
+  const salt = newKeySalt();
+  const key = deriveActivationKey(pollSecret, salt);
+  for (let attempt = 0; ; attempt++) {
+    const row: Row = {
+      code: newHumanCode(),
+      client_name: input.client_name ?? GENERIC_CLIENT_NAME,
+      status: 'pending',
+      poll_secret_hash: hashSecret(pollSecret),
+      key_salt: salt,
+      key_hash: hashSecret(key),
+      key_prefix: keyPrefixOf(key),
+      client_address: input.clientAddress,
+      member_handle: null,
+      credential_id: null,
+      created_ts: tx.now.toISOString(),
+      expires_ts: expires,
+      approved_ts: null,
+      consumed_ts: null,
+      last_polled_ts: null,
+    };
+    try {
+      await tx.db.insertInto('client_activations').values(row).execute();
+    } catch (err) {
+      // ~35 bits of code space: a collision is rare, and simply draws again. On
+      // PostgreSQL the failed insert aborts the transaction, so give up there.
+      if (isUniqueViolation(err) && attempt < 3 && tx.dialect === 'sqlite') continue;
+      throw err;
+    }
+    return {
+      ...summary(row, tx.now, input.baseUrl),
+      poll_secret: pollSecret,
+      poll_url: `${input.baseUrl}/v0/client-activations/${row.code}/poll`,
+      poll_interval_seconds: POLL_INTERVAL_SECONDS,
+    };
+  }
+}
+
+export async function getActivation(db: Kysely<DatabaseSchema>, code: string, now: Date, baseUrl: string): Promise<ActivationSummary> {
+  return summary(await findRow(db, code), now, baseUrl);
+}
+
+/**
+ * An active human approves: the activation moves to `approved` and a separately
+ * revocable API credential is recorded for that human (event
+ * `client_credential_created`, never carrying the key).
+ */
+export async function approveActivation(tx: Tx, actor: Actor, code: string, baseUrl: string): Promise<ActivationSummary> {
+  const human = requireActiveHuman(actor).member;
+  const row = await findRow(tx.db, code);
+  const status = statusAt(row, tx.now);
+  if (status === 'expired') throw gone(`activation ${row.code} has expired`);
+  if (status !== 'pending') throw conflict(`activation ${row.code} was already handled (${status})`);
+  // The credential comes into existence now from the digest stored at creation;
+  // the key itself is derived only by the poll that presents the secret.
+  const credential = await recordMemberKey(tx, human.handle, 'client_activation', row.client_name, {
+    keyHash: row.key_hash,
+    keyPrefix: row.key_prefix,
+  });
+  const updated = await tx.db
+    .updateTable('client_activations')
+    .set({ status: 'approved', member_handle: human.handle, credential_id: credential.id, approved_ts: tx.now.toISOString() })
+    .where('code', '=', row.code)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw conflict(`activation ${row.code} was already handled`);
+  tx.emit({
+    type: 'client_credential_created',
+    space: null,
+    actor: { handle: human.handle },
+    subjects: [`member:${human.handle}`],
+    payload: { id: credential.id, member: human.handle, client_name: row.client_name, activation: row.code },
+  });
+  return summary({ ...row, status: 'approved', member_handle: human.handle }, tx.now, baseUrl);
+}
+
+/**
+ * The client polls with its secret. Pending and expired activations say so;
+ * the first poll after approval moves `approved` → `consumed` with a
+ * conditional update (of racing polls exactly one wins) and returns the member
+ * and the key, once. Polling faster than asked is answered with a longer wait.
+ */
+export async function pollActivation(tx: Tx, code: string, pollSecret: string, baseUrl: string): Promise<PollResult> {
+  const row = await findRow(tx.db, code);
+  if (!secretsEqual(hashSecret(pollSecret), row.poll_secret_hash)) throw unauthenticated('invalid poll secret');
+  if (row.status === 'consumed') throw conflict(`the credential of activation ${row.code} was already delivered`);
+  const tooSoon =
+    row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < POLL_INTERVAL_SECONDS * 1000;
+  await tx.db.updateTable('client_activations').set({ last_polled_ts: tx.now.toISOString() }).where('code', '=', row.code).execute();
+  const retry = tooSoon ? POLL_INTERVAL_SECONDS * 2 : POLL_INTERVAL_SECONDS;
+  const status = statusAt(row, tx.now);
+  if (status === 'pending' || status === 'expired') return { status, retry_after_seconds: retry };
+
+  const delivered = await tx.db
+    .updateTable('client_activations')
+    .set({ status: 'consumed', consumed_ts: tx.now.toISOString() })
+    .where('code', '=', row.code)
+    .where('status', '=', 'approved')
+    .executeTakeFirst();
+  if (Number(delivered.numUpdatedRows) === 0) throw conflict(`the credential of activation ${row.code} was already delivered`);
+  const member = await tx.db.selectFrom('members').selectAll().where('handle', '=', row.member_handle!).executeTakeFirstOrThrow();
+  return {
+    status: 'approved',
+    retry_after_seconds: POLL_INTERVAL_SECONDS,
+    member: memberView(toMemberRecord(member), baseUrl, { private: true }),
+    key: deriveActivationKey(pollSecret, row.key_salt),
+  };
+}
