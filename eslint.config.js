@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/'] },
+  // web/dist is the built web app (npm run build:web); web/.dist-* the test harness's scratch builds.
+  { ignores: ['dist/', 'node_modules/', 'data/', 'web/dist/', 'web/.dist-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -10,6 +11,21 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+    },
+  },
+  {
+    // The web app runs in the browser, not in Node.
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        localStorage: 'readonly',
+        URLSearchParams: 'readonly',
+        Intl: 'readonly',
+        process: 'off',
+      },
     },
   },
 );

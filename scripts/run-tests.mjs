@@ -17,6 +17,6 @@ function testFiles(dir) {
 const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles('test').sort();
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
-  env: process.env,
+  env: { ...process.env, ATRIUM_CLI_SOURCES: '1' },
 });
 process.exit(result.status ?? 1);

@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
+import { registerWebApp } from './web/static.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -61,11 +62,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const http = await buildHttpServer(ctx, {
     operations: allOperations(() => contract.document()),
     sharedSchemas,
-    extraRoutes: (app) => {
+    extraRoutes: async (app) => {
       app.get('/healthz', { schema: { hide: true } }, async () => {
         await ctx.db.kysely.selectFrom('events').select('cursor').limit(1).execute();
         return { status: 'ok' };
       });
+      // The web app (docs/web.md): at `/`, never shadowing the API.
+      await registerWebApp(app);
     },
   });
   contract.document = () => http.swagger();
