@@ -54,8 +54,12 @@ export async function appendEvents(
   return cursors;
 }
 
-/** First half of the two-int advisory lock key: "ATRI" as an int32. */
-const EVENT_LOG_LOCK_KEY = 0x41545249;
+/**
+ * First half of the two-int advisory lock key: "ATRI" as an int32. The second
+ * half is the schema, so hosts sharing one PostgreSQL database (tests do) keep
+ * separate event logs without serialising each other.
+ */
+export const EVENT_LOG_LOCK_KEY = 0x41545249;
 
 function actorColumns(event: NewEvent): { actor: string | null; payload: object } {
   if ('handle' in event.actor) return { actor: event.actor.handle, payload: event.payload };

@@ -2,6 +2,11 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { AnyOperation, CredentialScheme, ErrorStatus } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 
+interface OpenApiOperation {
+  operationId?: string;
+  requestBody?: { required?: boolean };
+}
+
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret.',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
@@ -25,6 +30,21 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/**
+ * The error statuses the edge itself can answer, on top of those the operation
+ * declares: every call is authenticated, and a presented credential that is
+ * unknown (401) or belongs to a suspended member (403, decisions §5) is refused
+ * even where anonymous calls are accepted; every method that may carry a body
+ * can meet a non-JSON (415), oversized (413) or malformed (422) one; and any
+ * input at all can fail validation (422).
+ */
+function documentedErrors(op: AnyOperation): ErrorStatus[] {
+  const errors = new Set<ErrorStatus>([...op.errors, 401, 403]);
+  if (op.method !== 'GET') for (const status of [413, 415, 422] as const) errors.add(status);
+  if (op.params || op.query || op.body) errors.add(422);
+  return [...errors].sort((a, b) => a - b);
+}
+
 /** The Fastify route schema of an operation: validation, serialisation and the contract at once. */
 export function routeSchema(op: AnyOperation): Record<string, unknown> {
   const response: Record<string, unknown> = {};
@@ -32,11 +52,10 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     ? { ...op.success.schema, description: op.success.description }
     : { description: op.success.description, type: 'null' };
   for (const status of op.success.alsoStatuses ?? []) response[status] = response[op.success.status];
-  const errors = new Set<ErrorStatus>(op.errors);
-  if (op.params || op.query || op.body) errors.add(422);
-  for (const status of [...errors].sort()) {
+  for (const status of documentedErrors(op)) {
     response[status] = { description: ERROR_DESCRIPTIONS[status], $ref: 'Error#' };
   }
+  response[500] = { description: 'Internal error; the body never carries internals.', $ref: 'Error#' };
   const security = op.auth.schemes.flatMap((s) => SECURITY_NAMES[s].map((name) => ({ [name]: [] })));
   if (op.auth.anonymous) security.push({});
   return {
@@ -52,8 +71,23 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
   };
 }
 
-export function openApiDocumentation(baseUrl: string): SwaggerOptions {
+export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]): SwaggerOptions {
+  const bodyRequired = new Map(operations.map((op) => [op.name, op.bodyRequired === true]));
   return {
+    // @fastify/swagger marks every request body required; ours are required only
+    // where the operation says so (e.g. archive needs at least `{}`).
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const { openapiObject } = documentObject;
+      for (const methods of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(methods as Record<string, OpenApiOperation>)) {
+          if (operation.requestBody && operation.operationId !== undefined) {
+            operation.requestBody.required = bodyRequired.get(operation.operationId) ?? false;
+          }
+        }
+      }
+      return openapiObject;
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

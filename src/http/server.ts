@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
 import type { AppContext } from '../app-context.js';
+import type { Actor } from '../identity/actor.js';
 import type { AnyOperation, ResponseControl } from '../operations/operation.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import { AtriumError, invalid } from '../shared/errors.js';
@@ -27,15 +28,20 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     bodyLimit: 2 * 1024 * 1024,
+    // Router-level failures (an undecodable URL) leave as `{detail}` too.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
 
   app.setValidatorCompiler(createValidatorCompiler(opts.sharedSchemas));
   for (const schema of opts.sharedSchemas) app.addSchema(schema);
 
-  // Our own JSON parser: an empty body is "no body" (operations without input
-  // may be called with or without `{}`), malformed JSON is a 422 like every
-  // other validation failure, and prototype-poisoning keys are rejected.
-  app.removeContentTypeParser('application/json');
+  // reference: Endpoints, "All bodies are JSON": only our own JSON parser is
+  // installed (Fastify's default text/plain parser would let a string reach the
+  // validator), so any other media type is a 415. An empty body is "no body"
+  // (operations without input may be called with or without `{}`), malformed
+  // JSON is a 422 like every other validation failure, and prototype-poisoning
+  // keys are rejected.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
@@ -47,7 +53,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   });
 
   await app.register(cookie);
-  await app.register(swagger, openApiDocumentation(ctx.config.baseUrl));
+  await app.register(swagger, openApiDocumentation(ctx.config.baseUrl, opts.operations));
 
   app.setErrorHandler((error: FastifyError | AtriumError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
@@ -59,17 +65,28 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   return app;
 }
 
+/** The Actor each request authenticated as, set before its body is read. */
+const actors = new WeakMap<FastifyRequest, Actor>();
+
 function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation): void {
   app.route({
     method: op.method,
     url: toFastifyPath(op.path),
     schema: routeSchema(op),
-    // Operations whose body is optional accept an empty request as `{}`.
+    // Who is calling is settled before the body is parsed or validated, so a
+    // caller without a usable credential learns that (401/403) rather than
+    // details of a body it may not send at all (docs/decisions-local.md).
+    onRequest: async (request) => {
+      actors.set(request, await authenticate(request, op, ctx));
+    },
     preValidation: async (request) => {
-      if (op.body && !op.bodyRequired && request.body === undefined) request.body = {};
+      if (!op.body || request.body !== undefined) return;
+      if (op.bodyRequired) throw invalid('a JSON request body is required');
+      // Operations whose body is optional accept an empty request as `{}`.
+      request.body = {};
     },
     handler: async (request, reply) => {
-      const actor = await authenticate(request, op, ctx);
+      const actor = actors.get(request)!;
       let status: number = op.success.status;
       const result = await op.handler({
         params: request.params as never,
@@ -103,6 +120,12 @@ function responseControl(reply: FastifyReply, baseUrl: string, setStatus: (s: 20
   };
 }
 
+/** Clearer words for the framework's refusals a client can cause. */
+const FRAMEWORK_DETAILS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request bodies must be JSON (content-type: application/json)',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is larger than the 2 MiB limit',
+};
+
 /** Every error leaves as `{detail}`; nothing internal (SQL, stacks) reaches a client. */
 function sendError(error: FastifyError | AtriumError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof AtriumError) {
@@ -114,6 +137,11 @@ function sendError(error: FastifyError | AtriumError, request: FastifyRequest, r
     return;
   }
   const status = error.statusCode ?? 500;
+  const known = FRAMEWORK_DETAILS[error.code];
+  if (known) {
+    reply.code(status).send({ detail: known });
+    return;
+  }
   if (status === 400) {
     // Fastify's own 400s are all malformed input (bad JSON, bad content length).
     reply.code(422).send({ detail: error.message });

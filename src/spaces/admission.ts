@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { eventActor, isOwnerOrHost, requireActiveMember, requireOwnerOrHost } from '../roles/authority.js';
-import { conflict, forbidden, notFound, unauthenticated } from '../shared/errors.js';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { SpaceRecord } from './records.js';
@@ -52,22 +52,46 @@ export async function requireAct(db: Kysely<DatabaseSchema>, actor: Actor, space
   throw forbidden(`Space ${space.slug} requires admission`);
 }
 
-async function setState(tx: Tx, slug: string, handle: string, state: MembershipState): Promise<void> {
+/**
+ * The caller's membership row for a read-modify-write. On PostgreSQL the row is
+ * held until commit, so of two racing changes (a double-clicked leave, an admit
+ * racing a withdrawal) the second sees the first one's result instead of acting
+ * on the same old state and emitting a second event. SQLite serialises writers.
+ */
+async function lockedState(tx: Tx, slug: string, handle: string): Promise<MembershipState | undefined> {
+  const query = tx.db
+    .selectFrom('space_memberships')
+    .select('state')
+    .where('space', '=', slug)
+    .where('member_handle', '=', handle);
+  const row = await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return row?.state;
+}
+
+/**
+ * Sets a membership state. Returns false when the row did not exist and a
+ * concurrent transaction created it first: the caller then decides again on
+ * the state that transaction committed (a row that does not exist yet cannot be
+ * locked, so two first joins can race here).
+ */
+async function setState(tx: Tx, slug: string, handle: string, state: MembershipState, existed: boolean): Promise<boolean> {
   const ts = tx.now.toISOString();
-  const existing = await membershipState(tx.db, slug, handle);
-  if (existing === undefined) {
-    await tx.db
-      .insertInto('space_memberships')
-      .values({ space: slug, member_handle: handle, state, created_ts: ts, updated_ts: ts })
-      .execute();
-  } else {
+  if (existed) {
     await tx.db
       .updateTable('space_memberships')
       .set({ state, updated_ts: ts })
       .where('space', '=', slug)
       .where('member_handle', '=', handle)
       .execute();
+    return true;
   }
+  const inserted = await tx.db
+    .insertInto('space_memberships')
+    .values({ space: slug, member_handle: handle, state, created_ts: ts, updated_ts: ts })
+    .onConflict((oc) => oc.columns(['space', 'member_handle']).doNothing())
+    .returning('state')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 /** `join`: open → admitted (200); request → requested (202); invite → admitted only if invited. */
@@ -75,11 +99,11 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
   const space = await getSpace(tx.db, slug);
   const member = requireActiveMember(actor).member.handle;
   if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
-  const current = await membershipState(tx.db, slug, member);
+  const current = await lockedState(tx, slug, member);
   if (current === 'admitted') return membershipView(tx.db, slug, member);
   const subjects = [`space:${slug}`, `member:${member}`];
   const admit = async () => {
-    await setState(tx, slug, member, 'admitted');
+    if (!(await setState(tx, slug, member, 'admitted', current !== undefined))) return join(tx, actor, slug);
     tx.emit({
       type: 'space_member_admitted',
       space: slug,
@@ -97,15 +121,16 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
       return admit();
     case 'request':
       if (current === 'requested') return membershipView(tx.db, slug, member);
-      await setState(tx, slug, member, 'requested');
+      if (!(await setState(tx, slug, member, 'requested', current !== undefined))) return join(tx, actor, slug);
       tx.emit({ type: 'space_join_requested', space: slug, actor: { handle: member }, subjects, payload: { slug, member } });
       return membershipView(tx.db, slug, member);
   }
 }
 
+/** The invitee is a reference inside the body: an unknown one is invalid input (docs/decisions-local.md). */
 async function requireMember(db: Kysely<DatabaseSchema>, handle: string): Promise<void> {
   const row = await db.selectFrom('members').select('handle').where('handle', '=', handle).executeTakeFirst();
-  if (!row) throw notFound(`no such member: ${handle}`);
+  if (!row) throw invalid(`no such member: ${handle}`);
 }
 
 export async function invite(tx: Tx, actor: Actor, slug: string, handle: string): Promise<MembershipView> {
@@ -114,10 +139,10 @@ export async function invite(tx: Tx, actor: Actor, slug: string, handle: string)
   await requireMember(tx.db, handle);
   if (space.join_policy !== 'invite') throw conflict(`Space ${slug} is ${space.join_policy}, not invite-only`);
   if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
-  const current = await membershipState(tx.db, slug, handle);
+  const current = await lockedState(tx, slug, handle);
   if (current === 'admitted') throw conflict(`${handle} is already admitted to ${slug}`);
   if (current !== 'invited') {
-    await setState(tx, slug, handle, 'invited');
+    if (!(await setState(tx, slug, handle, 'invited', current !== undefined))) return invite(tx, actor, slug, handle);
     tx.emit({
       type: 'space_member_invited',
       space: slug,
@@ -139,11 +164,11 @@ export async function decideJoinRequest(
 ): Promise<MembershipView> {
   const space = await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
-  const current = await membershipState(tx.db, slug, handle);
+  const current = await lockedState(tx, slug, handle);
   if (current !== 'requested') throw notFound(`no pending join request from ${handle} in ${slug}`);
   const subjects = [`space:${slug}`, `member:${handle}`];
   if (decision === 'admit') {
-    await setState(tx, slug, handle, 'admitted');
+    await setState(tx, slug, handle, 'admitted', true);
     tx.emit({
       type: 'space_member_admitted',
       space: slug,
@@ -161,7 +186,7 @@ export async function decideJoinRequest(
 export async function leave(tx: Tx, actor: Actor, slug: string): Promise<MembershipView> {
   await getSpace(tx.db, slug);
   const member = requireActiveMember(actor).member.handle;
-  const current = await membershipState(tx.db, slug, member);
+  const current = await lockedState(tx, slug, member);
   if (current !== 'admitted' && current !== 'requested' && current !== 'invited') {
     throw conflict(`${member} is not a member of ${slug}`);
   }
@@ -179,9 +204,9 @@ export async function leave(tx: Tx, actor: Actor, slug: string): Promise<Members
 export async function remove(tx: Tx, actor: Actor, slug: string, handle: string): Promise<MembershipView> {
   await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
-  const current = await membershipState(tx.db, slug, handle);
+  const current = await lockedState(tx, slug, handle);
   if (current === undefined || current === 'removed') throw notFound(`${handle} is not a member of ${slug}`);
-  await setState(tx, slug, handle, 'removed');
+  await setState(tx, slug, handle, 'removed', true);
   tx.emit({
     type: 'space_member_removed',
     space: slug,

@@ -40,6 +40,21 @@ export async function listSpaces(db: Kysely<DatabaseSchema>, actor: Actor, statu
   return rows.map(toSpaceRecord);
 }
 
+/**
+ * Reads a Space for a read-modify-write, holding its row until commit on
+ * PostgreSQL so a concurrent change cannot slip between the read and the write
+ * (the event's `previous_…` values stay true). SQLite already serialises writers.
+ * `FOR NO KEY UPDATE` is the lock the UPDATE itself takes: unlike `FOR UPDATE` it
+ * does not block the key-share locks that inserts referencing the Space (joins)
+ * take for their foreign key.
+ */
+async function lockSpace(tx: Tx, slug: string): Promise<SpaceRecord> {
+  const query = tx.db.selectFrom('spaces').selectAll().where('slug', '=', slug);
+  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  if (!row) throw notFound(`no such Space: ${slug}`);
+  return toSpaceRecord(row);
+}
+
 export interface ProposeSpaceInput {
   slug: string;
   name: string;
@@ -133,8 +148,11 @@ export async function changeReviewPolicy(
   reviewPolicy: ReviewPolicy,
   reason: string,
 ): Promise<SpaceRecord> {
-  const space = await getSpace(tx.db, slug);
+  const space = await lockSpace(tx, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
+  // Setting the policy it already has changes nothing, so no event says it did
+  // (docs/decisions-local.md).
+  if (space.review_policy === reviewPolicy) return space;
   await tx.db
     .updateTable('spaces')
     .set({ review_policy: reviewPolicy, updated_ts: tx.now.toISOString() })

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Type } from '@sinclair/typebox';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { buildHttpServer } from '../src/http/server.js';
+import { allOperations, sharedSchemas } from '../src/operations/index.js';
+import { defineOperation } from '../src/operations/operation.js';
+import { backends, startServer, type TestServer } from './support/server.js';
+
+interface ContractOperation {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+
+interface Contract {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, ContractOperation>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: boolean }> };
+}
+
+const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
+
+/** reference: Versioning. The contract is served at /v0/openapi.json, OpenAPI 3.1. */
+for (const backend of backends()) {
+  describe(`OpenAPI contract (${backend})`, () => {
+    let server: TestServer;
+    let contract: Contract;
+    const operations = allOperations(() => ({}));
+
+    before(async () => {
+      server = await startServer(backend);
+      const res = await server.request('GET', '/v0/openapi.json');
+      assert.equal(res.status, 200);
+      contract = res.body;
+    });
+    after(() => server.stop());
+
+    const operationAt = (method: string, path: string): ContractOperation | undefined =>
+      contract.paths[path]?.[method.toLowerCase()];
+
+    it('is a valid OpenAPI 3.1 document', async () => {
+      assert.match(contract.openapi, /^3\.1\.\d+$/);
+      const result = await new Validator().validate(contract as unknown as Record<string, unknown>);
+      assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+      assert.equal(contract.info.version, 'atrium/0.1-draft');
+    });
+
+    it('declares every operation with its method, path, operationId and security', () => {
+      const ids = new Set<string>();
+      for (const op of operations) {
+        const entry = operationAt(op.method, op.path);
+        assert.ok(entry, `${op.method} ${op.path} is missing from the contract`);
+        assert.equal(entry.operationId, op.name);
+        assert.ok(!ids.has(op.name), `operationId ${op.name} is not unique`);
+        ids.add(op.name);
+        assert.ok(Array.isArray(entry.security) && entry.security.length > 0, `${op.name} has no security`);
+        // An empty requirement appears exactly when anonymous calls are accepted.
+        assert.equal(
+          entry.security.some((requirement) => Object.keys(requirement).length === 0),
+          op.auth.anonymous,
+          `${op.name} anonymous access`,
+        );
+        const schemes = new Set(entry.security.flatMap((requirement) => Object.keys(requirement)));
+        if (op.auth.schemes.includes('steward_key')) assert.ok(schemes.has('stewardKey'), op.name);
+        if (op.auth.schemes.includes('member_key')) assert.ok(schemes.has('memberKey'), op.name);
+        if (op.auth.schemes.includes('session')) assert.ok(schemes.has('sessionBearer') && schemes.has('sessionCookie'), op.name);
+        if (!op.auth.schemes.includes('member_key')) assert.ok(!schemes.has('memberKey'), `${op.name} must not list member keys`);
+      }
+      // And nothing else: every contract operation is a declared one.
+      const declared = new Set(operations.map((op) => `${op.method} ${op.path}`));
+      for (const [path, methods] of Object.entries(contract.paths)) {
+        for (const method of Object.keys(methods).filter((m) => METHODS.includes(m))) {
+          assert.ok(declared.has(`${method.toUpperCase()} ${path}`), `${method} ${path} is not a declared operation`);
+        }
+      }
+    });
+
+    it('documents a success response and {detail} error responses for every operation', () => {
+      const error = contract.components.schemas.Error!;
+      assert.deepEqual(Object.keys(error.properties ?? {}), ['detail']);
+      assert.deepEqual(error.required, ['detail']);
+      assert.equal(error.additionalProperties, false);
+
+      for (const op of operations) {
+        const entry = operationAt(op.method, op.path)!;
+        const success = entry.responses[String(op.success.status)];
+        assert.ok(success, `${op.name} has no ${op.success.status} response`);
+        assert.ok(success.description, op.name);
+        if (op.success.schema) assert.ok(success.content?.['application/json']?.schema, `${op.name} success has no schema`);
+        for (const also of op.success.alsoStatuses ?? []) assert.ok(entry.responses[String(also)], `${op.name} ${also}`);
+
+        const errorStatuses = Object.keys(entry.responses).filter((s) => s.startsWith('4'));
+        assert.ok(errorStatuses.length > 0, `${op.name} documents no 4xx`);
+        for (const status of [...errorStatuses, '500']) {
+          const schema = entry.responses[status]?.content?.['application/json']?.schema;
+          assert.equal(schema?.$ref, '#/components/schemas/Error', `${op.name} ${status} is not {detail}`);
+        }
+        // Declared errors, and what the edge itself answers for any call.
+        for (const status of [...op.errors, 401, 403]) {
+          assert.ok(entry.responses[String(status)], `${op.name} does not document ${status}`);
+        }
+        if (op.params || op.query || op.body || op.method !== 'GET') assert.ok(entry.responses['422'], `${op.name} 422`);
+        if (op.method !== 'GET') {
+          assert.ok(entry.responses['413'] && entry.responses['415'], `${op.name} 413/415`);
+        }
+      }
+    });
+
+    it('marks request bodies required exactly where the operation requires one', () => {
+      for (const op of operations) {
+        const entry = operationAt(op.method, op.path)!;
+        if (!op.body) {
+          assert.equal(entry.requestBody, undefined, `${op.name} takes no body`);
+          continue;
+        }
+        assert.ok(entry.requestBody?.content?.['application/json'], `${op.name} body is JSON`);
+        assert.equal(entry.requestBody.required, op.bodyRequired === true, `${op.name} requestBody.required`);
+      }
+      assert.equal(operationAt('POST', '/v0/spaces/{slug}/archive')!.requestBody!.required, true);
+    });
+
+    it('documents an optional body as not required, and treats an empty request as {}', async () => {
+      // An edge built over the same context with one extra declaration shows the
+      // rule end to end, independently of which operations happen to exist.
+      const echo = defineOperation({
+        name: 'echo_note',
+        method: 'POST',
+        path: '/v0/test-echo',
+        tag: 'Test',
+        summary: 'Echo an optional note',
+        auth: { anonymous: true, schemes: [] },
+        body: Type.Object({ note: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false }),
+        success: { status: 200, description: 'The body received.', schema: Type.Object({ received: Type.Unknown() }) },
+        errors: [],
+        handler: async ({ body }) => ({ received: body }),
+      });
+      const edge = await buildHttpServer(server.app.ctx, { operations: [...operations, echo], sharedSchemas });
+      try {
+        await edge.ready();
+        const doc = edge.swagger() as unknown as Contract;
+        assert.equal(doc.paths['/v0/test-echo']!.post!.requestBody!.required, false);
+        assert.equal(doc.paths['/v0/spaces/{slug}/archive']!.post!.requestBody!.required, true);
+        const empty = await edge.inject({ method: 'POST', url: '/v0/test-echo' });
+        assert.equal(empty.statusCode, 200);
+        assert.deepEqual(empty.json(), { received: {} });
+        const long = await edge.inject({ method: 'POST', url: '/v0/test-echo', payload: { note: 'too long' } });
+        assert.equal(long.statusCode, 422);
+      } finally {
+        await edge.close();
+      }
+    });
+
+    it('lists exactly the contract endpoints in discovery (GET /v0)', async () => {
+      const res = await server.request('GET', '/v0');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.protocol, 'atrium/0.1-draft');
+      assert.equal(res.body.links.openapi, `${server.url}/v0/openapi.json`);
+      const fromContract = Object.entries(contract.paths).flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => METHODS.includes(m))
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      assert.deepEqual([...res.body.endpoints].sort(), fromContract.sort());
+      assert.equal(new Set(res.body.endpoints).size, res.body.endpoints.length);
+    });
+  });
+}

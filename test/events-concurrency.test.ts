@@ -1,0 +1,316 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql, type Kysely } from 'kysely';
+import { appendEvents, EVENT_LOG_LOCK_KEY } from '../src/events/append.js';
+import type { NewEvent } from '../src/events/types.js';
+import { createHuman } from '../src/members/service.js';
+import { changeReviewPolicy } from '../src/spaces/service.js';
+import type { DatabaseSchema } from '../src/storage/schema.js';
+import { storedEvents } from './support/seed.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+
+/**
+ * decisions §7: "No reader may ever miss an event: an event must never become
+ * visible with a cursor lower than one a reader has already been handed."
+ * docs/events.md explains the design these tests hold to.
+ */
+
+interface FeedEvent {
+  cursor: number;
+  type: string;
+  space: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** A promise with its resolver and a settled flag, for ordering without sleeps. */
+function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+function track<T>(promise: Promise<T>) {
+  const state = { done: false, value: undefined as T | undefined, promise };
+  state.promise = promise.then((value) => {
+    state.done = true;
+    state.value = value;
+    return value;
+  });
+  return state;
+}
+
+const testEvent = (handle: string): NewEvent => ({
+  type: 'member_approved',
+  space: null,
+  actor: { system: 'test' },
+  subjects: [`member:${handle}`],
+  payload: { handle },
+});
+
+for (const backend of backends()) {
+  describe(`Event cursors under concurrent writers (${backend})`, () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startServer(backend);
+    });
+    after(() => server.stop());
+
+    it('hands a tailer every committed event exactly once, in strictly increasing cursor order', { timeout: 120_000 }, async () => {
+      const JOINERS = 6;
+      const PROPOSERS = 2;
+      const ROUNDS = 20; // each joiner joins and leaves 20 times: 40 writes
+      const PROPOSALS = 40;
+      const DIRECT = 20;
+
+      const proposer = await server.human('founder');
+      const created = await server.request('POST', '/v0/spaces', { token: proposer.session, body: { slug: 'busy', name: 'Busy' } });
+      assert.equal(created.status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/busy/approve', { token: STEWARD_KEY })).status, 200);
+      const joiners = await Promise.all(Array.from({ length: JOINERS }, (_, i) => server.human(`joiner-${i}`)));
+      const proposers = await Promise.all(Array.from({ length: PROPOSERS }, (_, i) => server.human(`proposer-${i}`)));
+
+      const db = server.app.ctx.db;
+      // Another connection on PostgreSQL; on SQLite every query shares one
+      // connection, so a transaction can only wait on its own.
+      const other = (own: Kysely<DatabaseSchema>): Kysely<DatabaseSchema> => (backend === 'postgres' ? db.kysely : own);
+
+      const joinLoop = async (session: string) => {
+        for (let i = 0; i < ROUNDS; i++) {
+          assert.equal((await server.request('POST', '/v0/spaces/busy/join', { token: session })).status, 200);
+          assert.equal((await server.request('POST', '/v0/spaces/busy/leave', { token: session })).status, 200);
+        }
+      };
+      const proposeLoop = async (session: string, prefix: string) => {
+        for (let i = 0; i < PROPOSALS; i++) {
+          const res = await server.request('POST', '/v0/spaces', { token: session, body: { slug: `${prefix}-${i}`, name: `${prefix} ${i}` } });
+          assert.equal(res.status, 201);
+        }
+      };
+      // Direct writers hold their transaction open across a query on another
+      // connection, so transactions that began early commit late and other
+      // commits land in between.
+      const policies = ['distinct_member', 'self_attested', 'independent_principal'] as const;
+      const policyWriter = async (k: number) => {
+        for (let i = 0; i < DIRECT; i++) {
+          await db.transaction(async (tx) => {
+            await changeReviewPolicy(tx, { kind: 'steward' }, 'busy', policies[(k + i) % 3]!, `direct ${k}-${i}`);
+            await other(tx.db).selectFrom('events').select((eb) => eb.fn.countAll().as('n')).execute();
+          });
+        }
+      };
+      const registrar = async (k: number) => {
+        for (let i = 0; i < DIRECT; i++) {
+          await db.transaction(async (tx) => {
+            await other(tx.db).selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).execute();
+            await createHuman(tx, { system: 'test' }, { handle: `direct-${k}-${i}`, email: `direct-${k}-${i}@example.test` });
+            await other(tx.db).selectFrom('members').select('handle').limit(1).execute();
+          });
+        }
+      };
+
+      let writersDone = false;
+      const writers = Promise.all([
+        ...joiners.map((j) => joinLoop(j.session)),
+        ...proposers.map((p, i) => proposeLoop(p.session, `prop-${i}`)),
+        policyWriter(0),
+        policyWriter(1),
+        registrar(0),
+        registrar(1),
+      ]);
+      const settled = writers.then(
+        () => (writersDone = true),
+        () => (writersDone = true),
+      );
+
+      /** Tails a feed resuming only from returned cursors until, after the writers finished, a page is empty. */
+      const tail = async (path: string, token: string | undefined, limit: number) => {
+        const seen: FeedEvent[] = [];
+        let since = 0;
+        for (;;) {
+          const finishedBefore = writersDone;
+          const res = await server.request('GET', `${path}?since=${since}&limit=${limit}`, token ? { token } : {});
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+          const events: FeedEvent[] = res.body.events;
+          for (const event of events) {
+            assert.ok(event.cursor > since, `cursor ${event.cursor} after ${since}`);
+            since = event.cursor;
+            seen.push(event);
+          }
+          assert.equal(res.body.cursor, since);
+          if (finishedBefore && events.length === 0) return seen;
+        }
+      };
+
+      const [spaceSeen, hostSeen] = await Promise.all([
+        tail('/v0/spaces/busy/events', undefined, 25),
+        tail('/v0/events', STEWARD_KEY, 50),
+        settled,
+      ]);
+      await writers;
+
+      // Exactly the committed events, each once, in cursor order.
+      assert.deepEqual(
+        spaceSeen.map((e) => e.cursor),
+        (await storedEvents(server, 'busy')).map((e) => e.cursor),
+      );
+      assert.deepEqual(
+        hostSeen.map((e) => e.cursor),
+        (await storedEvents(server)).map((e) => e.cursor),
+      );
+      assert.ok(spaceSeen.every((e) => e.space === 'busy'));
+
+      const count = (type: string) => spaceSeen.filter((e) => e.type === type).length;
+      assert.equal(count('space_member_admitted'), JOINERS * ROUNDS);
+      assert.equal(count('space_member_left'), JOINERS * ROUNDS);
+      assert.equal(hostSeen.filter((e) => e.type === 'space_proposed').length, PROPOSERS * PROPOSALS + 1);
+      assert.equal(hostSeen.filter((e) => e.type === 'member_registered').length, 1 + JOINERS + PROPOSERS + 2 * DIRECT);
+
+      // Review-policy changes read and write one row; in cursor order each one
+      // starts from the policy the previous one set.
+      let policy = 'independent_principal';
+      const changes = spaceSeen.filter((e) => e.type === 'space_review_policy_changed');
+      assert.ok(changes.length > 0);
+      for (const change of changes) {
+        assert.equal(change.payload.previous_review_policy, policy, `event ${change.cursor}`);
+        assert.notEqual(change.payload.review_policy, policy);
+        policy = change.payload.review_policy as string;
+      }
+      assert.equal((await server.request('GET', '/v0/spaces/busy')).body.review_policy, policy);
+    });
+  });
+
+  describe(`Event cursors at the database layer (${backend})`, () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startServer(backend);
+    });
+    after(() => server.stop());
+
+    const head = async () => (await storedEvents(server)).at(-1)?.cursor ?? 0;
+    const hostFeed = async (since: number): Promise<number[]> => {
+      const res = await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY });
+      assert.equal(res.status, 200);
+      return res.body.events.map((e: FeedEvent) => e.cursor);
+    };
+
+    if (backend === 'postgres') {
+      /** Transactions of this host waiting for the event-log lock (pg_locks, not timing). */
+      const lockWaiters = async (): Promise<number> => {
+        const result = await sql<{ n: number }>`
+          select count(*)::int as n from pg_locks
+          where locktype = 'advisory' and not granted and objsubid = 2
+            and classid::bigint = ${EVENT_LOG_LOCK_KEY}
+            and objid::bigint = (hashtext(current_schema())::bigint & 4294967295)`.execute(server.app.ctx.db.kysely);
+        return result.rows[0]!.n;
+      };
+
+      it('without the lock, a cursor drawn first can become visible last (the hazard)', async () => {
+        // Two transactions insert straight into the log, bypassing appendEvents.
+        const db = server.app.ctx.db.kysely;
+        const since = await head();
+        const insert = (trx: Kysely<DatabaseSchema>, handle: string) =>
+          trx
+            .insertInto('events')
+            .values({ type: 'member_approved', space: null, actor: null, subjects: '[]', payload: JSON.stringify({ handle }), created_ts: new Date().toISOString() })
+            .returning('cursor')
+            .executeTakeFirstOrThrow();
+        const drawn = gate<number>();
+        const release = gate();
+        const first = db.transaction().execute(async (trx) => {
+          drawn.open(Number((await insert(trx, 'first')).cursor));
+          await release.promise;
+        });
+        const firstCursor = await drawn.promise;
+        let second: number;
+        try {
+          second = Number((await db.transaction().execute((trx) => insert(trx, 'second'))).cursor);
+          assert.ok(second > firstCursor);
+          // A reader is handed the later cursor while the earlier one is invisible...
+          assert.deepEqual(await hostFeed(since), [second]);
+        } finally {
+          release.open();
+          await first;
+        }
+        // ...so a tailer resuming after `second` would never see `first`.
+        assert.deepEqual(await hostFeed(since), [firstCursor, second]);
+        assert.deepEqual(await hostFeed(second), []);
+      });
+
+      it('makes a second event-emitting commit wait while the first holds its cursor uncommitted', async () => {
+        const db = server.app.ctx.db;
+        const since = await head();
+        const appended = gate<number>();
+        const release = gate();
+        const order: string[] = [];
+        // T1 appends through the real appendEvents, then stays open.
+        const t1 = track(
+          db.kysely
+            .transaction()
+            .execute(async (trx) => {
+              const [cursor] = await appendEvents(trx, db.dialect, [testEvent('t1')], new Date().toISOString());
+              appended.open(cursor!);
+              await release.promise;
+            })
+            .then(() => order.push('t1')),
+        );
+        const t1Cursor = await appended.promise;
+        // T2 goes through the production path: state change, emit, commit.
+        const t2 = track(
+          db.transaction(async (tx) => {
+            tx.emit(testEvent('t2'));
+          }).then(() => order.push('t2')),
+        );
+
+        try {
+          // Wait until T2 is observed queued on the event-log lock, or has committed.
+          let waiting = false;
+          for (let polls = 0; !t2.done && !waiting && polls < 100_000; polls++) waiting = (await lockWaiters()) > 0;
+          assert.equal(t2.done, false, 'T2 committed while T1 held an earlier cursor uncommitted');
+          assert.equal(waiting, true, 'T2 is waiting for the event-log lock');
+          // Meanwhile readers see neither: T1 is uncommitted and T2 has drawn no cursor.
+          assert.deepEqual(await hostFeed(since), []);
+          assert.equal(t2.done, false);
+        } finally {
+          release.open();
+          await Promise.all([t1.promise, t2.promise]);
+        }
+        assert.deepEqual(order, ['t1', 't2']);
+        const cursors = await hostFeed(since);
+        assert.equal(cursors.length, 2);
+        assert.equal(cursors[0], t1Cursor);
+        assert.ok(cursors[1]! > t1Cursor);
+      });
+    }
+
+    it('never lets a reader see a later cursor before an earlier one', async () => {
+      // T1 draws a cursor and stays open; T2 and a reader start meanwhile. Whatever
+      // the reader sees must be a prefix of the final order.
+      const db = server.app.ctx.db;
+      const since = await head();
+      const appended = gate<number>();
+      const release = gate();
+      const order: string[] = [];
+      const t1 = db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          const [cursor] = await appendEvents(trx, db.dialect, [testEvent('p1')], new Date().toISOString());
+          appended.open(cursor!);
+          await release.promise;
+        })
+        .then(() => order.push('t1'));
+      const t1Cursor = await appended.promise;
+      const t2 = db.transaction(async (tx) => tx.emit(testEvent('p2'))).then(() => order.push('t2'));
+      const early = hostFeed(since);
+      release.open();
+      await Promise.all([t1, t2]);
+      const final = await hostFeed(since);
+      assert.deepEqual(order, ['t1', 't2']);
+      assert.equal(final.length, 2);
+      assert.equal(final[0], t1Cursor);
+      const seen = await early;
+      assert.deepEqual(seen, final.slice(0, seen.length), `reader saw ${JSON.stringify(seen)}, final order ${JSON.stringify(final)}`);
+    });
+  });
+}
