@@ -312,3 +312,43 @@ for (const backend of backends()) {
     });
   });
 }
+
+for (const backend of backends()) {
+  describe(`Removal from an open Space (${backend})`, () => {
+    let server: TestServer;
+    let owner: { handle: string; session: string };
+    let rae: { handle: string; session: string };
+    before(async () => {
+      server = await startServer(backend);
+      owner = await server.human('removal-owner', { role: 'owner' });
+      rae = await server.human('rae');
+      await server.request('POST', '/v0/spaces', { token: owner.session, body: { slug: 'commons', name: 'Commons' } });
+      await server.request('POST', '/v0/spaces/commons/approve', { token: owner.session });
+    });
+    after(() => server.stop());
+
+    it('keeps a removed member out until an Owner/Host invites them back', async () => {
+      assert.equal((await server.request('POST', '/v0/spaces/commons/join', { token: rae.session })).status, 200);
+      const removed = await server.request('POST', '/v0/spaces/commons/members/rae/remove', { token: owner.session });
+      assert.equal(removed.body.state, 'removed');
+
+      const rejoin = await server.request('POST', '/v0/spaces/commons/join', { token: rae.session });
+      assert.equal(rejoin.status, 403);
+      assert.match(rejoin.body.detail, /removed/);
+
+      const stranger = await server.human('stranger');
+      const strangerInvite = await server.request('POST', '/v0/spaces/commons/invitations', {
+        token: owner.session,
+        body: { member: stranger.handle },
+      });
+      assert.equal(strangerInvite.status, 409, 'open Spaces need no invitations for members never removed');
+
+      const invited = await server.request('POST', '/v0/spaces/commons/invitations', { token: owner.session, body: { member: 'rae' } });
+      assert.equal(invited.status, 201);
+      assert.equal(invited.body.state, 'invited');
+      const back = await server.request('POST', '/v0/spaces/commons/join', { token: rae.session });
+      assert.equal(back.status, 200);
+      assert.equal(back.body.state, 'admitted');
+    });
+  });
+}

@@ -46,10 +46,13 @@ export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, spac
 /** The Space action gate: may this caller write in the Space at all? */
 export async function requireAct(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<MemberActor> {
   const member = requireActiveMember(actor);
-  if (space.join_policy === 'open') return member;
-  if ((await membershipState(db, space.slug, member.member.handle)) === 'admitted') return member;
+  const state = await membershipState(db, space.slug, member.member.handle);
+  if (state === 'admitted') return member;
+  // Removal must mean something in an open Space too: a removed member may not
+  // act there until an Owner/Host invites them back (docs/decisions-local.md).
+  if (space.join_policy === 'open' && state !== 'removed') return member;
   if (await isOwnerOrHost(db, actor, { space: space.slug })) return member;
-  throw forbidden(`Space ${space.slug} requires admission`);
+  throw forbidden(state === 'removed' ? `${member.member.handle} was removed from Space ${space.slug}` : `Space ${space.slug} requires admission`);
 }
 
 /**
@@ -113,12 +116,16 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
     });
     return membershipView(tx.db, slug, member);
   };
+  if (current === 'removed') {
+    throw forbidden(`${member} was removed from Space ${slug}: an Owner or Host must invite them back`);
+  }
+  // An invitation admits in any Space (it is how a removed member comes back).
+  if (current === 'invited') return admit();
   switch (space.join_policy) {
     case 'open':
       return admit();
     case 'invite':
-      if (current !== 'invited') throw forbidden(`Space ${slug} is invite-only and ${member} has no invitation`);
-      return admit();
+      throw forbidden(`Space ${slug} is invite-only and ${member} has no invitation`);
     case 'request':
       if (current === 'requested') return membershipView(tx.db, slug, member);
       if (!(await setState(tx, slug, member, 'requested', current !== undefined))) return join(tx, actor, slug);
@@ -137,9 +144,12 @@ export async function invite(tx: Tx, actor: Actor, slug: string, handle: string)
   const space = await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   await requireMember(tx.db, handle);
-  if (space.join_policy !== 'invite') throw conflict(`Space ${slug} is ${space.join_policy}, not invite-only`);
   if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
   const current = await lockedState(tx, slug, handle);
+  // Open and request Spaces need no invitations, except to bring back a removed member.
+  if (space.join_policy !== 'invite' && current !== 'removed') {
+    throw conflict(`Space ${slug} is ${space.join_policy}: invitations are for invite-only Spaces and removed members`);
+  }
   if (current === 'admitted') throw conflict(`${handle} is already admitted to ${slug}`);
   if (current !== 'invited') {
     if (!(await setState(tx, slug, handle, 'invited', current !== undefined))) return invite(tx, actor, slug, handle);
