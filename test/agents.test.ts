@@ -2,27 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSession } from '../src/identity/sessions.js';
 import { hashSecret } from '../src/shared/secrets.js';
+import { hostEvents, lastCursor } from './support/events.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
 
-async function hostEvents(server: TestServer, since = 0): Promise<FeedEvent[]> {
-  const page = await server.request('GET', `/v0/events?since=${since}&limit=500`, { token: STEWARD_KEY });
-  assert.equal(page.status, 200);
-  return page.body.events;
-}
 
-async function lastCursor(server: TestServer): Promise<number> {
-  const events = await hostEvents(server);
-  return events.at(-1)?.cursor ?? 0;
-}
 
 for (const backend of backends()) {
   describe(`Agent registration (${backend})`, () => {

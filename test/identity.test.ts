@@ -1,49 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { mintMemberKey } from '../src/identity/member-keys.js';
-import { mailSettled } from '../src/mail/delivery.js';
 import { TestClock } from './support/clock.js';
+import { outbox, SIGN_IN_CODE as CODE, type Mail } from './support/mail.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-  code: string;
-  link: URL;
-}
-
-const CODE = /\b([BCDFGHJKMNPQRTWXY3467]{4}-[BCDFGHJKMNPQRTWXY3467]{4})\b/;
-
-/** Reads the `.eml` files the outbox mailer wrote since the last call (decisions §2: no SMTP configured). */
-function outbox(server: TestServer) {
-  const dir = join(server.app.ctx.config.dataDir, 'outbox');
-  const seen = new Set<string>();
-  return async (): Promise<Mail[]> => {
-    await mailSettled(server.app.ctx.mailer);
-    if (!existsSync(dir)) return [];
-    const fresh = readdirSync(dir).filter((f) => !seen.has(f));
-    fresh.forEach((f) => seen.add(f));
-    return fresh.map((f) => parseMail(readFileSync(join(dir, f), 'utf8')));
-  };
-}
-
-function parseMail(eml: string): Mail {
-  const raw = eml.replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  let text = raw.slice(split + 2);
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  if (/quoted-printable/i.test(header('Content-Transfer-Encoding'))) {
-    text = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  }
-  const code = CODE.exec(text)?.[1];
-  const link = /(http\S+\/sign-in\?\S+)/.exec(text)?.[1];
-  assert.ok(code && link, `no code or link in the mail:\n${raw}`);
-  return { to: header('To'), subject: header('Subject'), text, code, link: new URL(link) };
-}
 
 const origin = (server: TestServer) => new URL(server.url).origin;
 const cookieOf = (token: string) => ({ cookie: `atrium_session=${token}` });

@@ -3,25 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { createOwner, ensureOwner } from '../src/cli/admin.js';
 import { startSession } from '../src/identity/sessions.js';
 import { AtriumError } from '../src/shared/errors.js';
+import { hostEvents, lastCursor } from './support/events.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
 
-async function hostEvents(server: TestServer, since = 0): Promise<FeedEvent[]> {
-  const page = await server.request('GET', `/v0/events?since=${since}&limit=500`, { token: STEWARD_KEY });
-  assert.equal(page.status, 200);
-  return page.body.events;
-}
 
-async function lastCursor(server: TestServer): Promise<number> {
-  return (await hostEvents(server)).at(-1)?.cursor ?? 0;
-}
 
 async function assignmentsOf(server: TestServer, handle: string): Promise<Array<{ role: string; space: string | null; created_by: string | null }>> {
   const res = await server.request('GET', `/v0/role-assignments?member=${handle}`, { token: STEWARD_KEY });

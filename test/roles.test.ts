@@ -2,26 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { mintMemberKey } from '../src/identity/member-keys.js';
 import { startSession } from '../src/identity/sessions.js';
+import { hostEvents, lastCursor } from './support/events.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
 
-async function hostEvents(server: TestServer, since = 0): Promise<FeedEvent[]> {
-  const page = await server.request('GET', `/v0/events?since=${since}&limit=500`, { token: STEWARD_KEY });
-  assert.equal(page.status, 200);
-  return page.body.events;
-}
 
-async function lastCursor(server: TestServer): Promise<number> {
-  return (await hostEvents(server)).at(-1)?.cursor ?? 0;
-}
 
 async function assignmentCount(server: TestServer): Promise<number> {
   const rows = await server.app.ctx.db.kysely.selectFrom('role_assignments').select('id').execute();

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
-import { mailSettled } from '../../src/mail/delivery.js';
+import type { Mail } from './mail.js';
 import type { TestServer } from './server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,46 +136,7 @@ export function focused(page: Page): Promise<string> {
   })()`);
 }
 
-export interface Mail {
-  to: string;
-  code: string;
-  link: URL;
-}
-
-const CODE = /\b([BCDFGHJKMNPQRTWXY3467]{4}-[BCDFGHJKMNPQRTWXY3467]{4})\b/;
-
-/**
- * The sign-in mails the server wrote to `<data dir>/outbox/*.eml` (decisions §2:
- * no SMTP configured), newest last; each call returns only mail not seen before.
- */
-export function outbox(server: TestServer): () => Promise<Mail[]> {
-  const dir = join(server.app.ctx.config.dataDir, 'outbox');
-  const seen = new Set<string>();
-  return async () => {
-    await mailSettled(server.app.ctx.mailer);
-    if (!existsSync(dir)) return [];
-    const fresh = readdirSync(dir)
-      .filter((f) => !seen.has(f))
-      .sort();
-    fresh.forEach((f) => seen.add(f));
-    return fresh.map((f) => parseMail(readFileSync(join(dir, f), 'utf8')));
-  };
-}
-
-function parseMail(eml: string): Mail {
-  const raw = eml.replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  let text = raw.slice(split + 2);
-  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  if (/quoted-printable/i.test(header('Content-Transfer-Encoding'))) {
-    text = text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  }
-  const code = CODE.exec(text)?.[1];
-  const link = /(http\S+\/sign-in\?\S+)/.exec(text)?.[1];
-  assert.ok(code && link, `no code or link in the mail:\n${raw}`);
-  return { to: header('To'), code, link: new URL(link) };
-}
+export { outbox, type Mail } from './mail.js';
 
 /** The one sign-in mail sent to `to` since the last look. */
 export async function mailTo(mails: () => Promise<Mail[]>, to: string): Promise<Mail> {

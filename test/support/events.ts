@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import type { AtriumEvent } from '../../src/events/types.js';
+import { STEWARD_KEY, type TestServer } from './server.js';
+
+export type FeedEvent = AtriumEvent;
+
+/** The host-wide feed (decisions §7), read with the steward key. */
+export async function hostEvents(server: TestServer, since = 0): Promise<FeedEvent[]> {
+  const page = await server.request('GET', `/v0/events?since=${since}&limit=500`, { token: STEWARD_KEY });
+  assert.equal(page.status, 200);
+  return page.body.events;
+}
+
+/** The newest cursor now, so a test can read only what its own action emitted. */
+export async function lastCursor(server: TestServer): Promise<number> {
+  return (await hostEvents(server)).at(-1)?.cursor ?? 0;
+}
