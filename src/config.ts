@@ -18,6 +18,8 @@ export interface Config {
   openSignup: boolean;
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
+  /** Seconds a client activation asks pollers to wait between polls. */
+  activationPollSeconds: number;
   /** Directory for embedded data: the SQLite file's directory, else ./data. */
   dataDir: string;
   logLevel: string;
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
+    activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     dataDir: dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };

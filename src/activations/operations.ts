@@ -39,7 +39,7 @@ export const createActivation = defineOperation({
   summary: 'Start a browser-mediated client activation',
   description:
     'A CLI or agent harness asks for an API key: show the human `activation_url` and `code`, then poll `poll_url` ' +
-    'with `poll_secret` every `poll_interval_seconds`. Expires after 15 minutes. Creation is limited per client ' +
+    'with `poll_secret` every `poll_interval_seconds` (ATRIUM_ACTIVATION_POLL_SECONDS, default 5). Expires after 15 minutes. Creation is limited per client ' +
     'address (ATRIUM_ACTIVATION_RATE_LIMIT per 15 minutes, default 20): beyond it 429 with Retry-After.',
   auth: { anonymous: true, schemes: [] },
   body: Type.Object(
@@ -55,6 +55,7 @@ export const createActivation = defineOperation({
         clientAddress,
         rateLimit: ctx.config.activationRateLimit,
         baseUrl: ctx.config.baseUrl,
+        pollIntervalSeconds: ctx.config.activationPollSeconds,
       }),
     ),
 });
@@ -119,7 +120,9 @@ export const pollActivation = defineOperation({
   },
   errors: [401, 404, 409],
   handler: async ({ params, body, ctx }) =>
-    ctx.db.transaction((tx) => activations.pollActivation(tx, params.code, body.poll_secret, ctx.config.baseUrl)),
+    ctx.db.transaction((tx) =>
+      activations.pollActivation(tx, params.code, body.poll_secret, ctx.config.baseUrl, ctx.config.activationPollSeconds),
+    ),
 });
 
 export const activationOperations = [createActivation, getActivation, approveActivation, pollActivation];

@@ -15,7 +15,10 @@ import type { ActivationStatus, ClientActivationTable } from './tables.js';
 
 /** An activation lives 15 minutes (issue: client activation). */
 export const ACTIVATION_LIFETIME_MS = 15 * 60 * 1000;
-/** How often a client should poll; polling faster is answered with a longer wait. */
+/**
+ * How often a client should poll unless ATRIUM_ACTIVATION_POLL_SECONDS says
+ * otherwise; polling faster is answered with a longer wait.
+ */
 export const POLL_INTERVAL_SECONDS = 5;
 /** The window of the per-address creation limit. */
 export const CREATION_WINDOW_MS = 15 * 60 * 1000;
@@ -69,7 +72,7 @@ async function findRow(db: Kysely<DatabaseSchema>, code: string): Promise<Row> {
 
 export async function createActivation(
   tx: Tx,
-  input: { client_name?: string; clientAddress: string; rateLimit: number; baseUrl: string },
+  input: { client_name?: string; clientAddress: string; rateLimit: number; baseUrl: string; pollIntervalSeconds?: number },
 ): Promise<CreatedActivation> {
   const windowStart = new Date(tx.now.getTime() - CREATION_WINDOW_MS).toISOString();
   const recent = await tx.db
@@ -117,7 +120,7 @@ export async function createActivation(
       ...summary(row, tx.now, input.baseUrl),
       poll_secret: pollSecret,
       poll_url: `${input.baseUrl}/v0/client-activations/${row.code}/poll`,
-      poll_interval_seconds: POLL_INTERVAL_SECONDS,
+      poll_interval_seconds: input.pollIntervalSeconds ?? POLL_INTERVAL_SECONDS,
     };
   }
 }
@@ -166,14 +169,20 @@ export async function approveActivation(tx: Tx, actor: Actor, code: string, base
  * conditional update (of racing polls exactly one wins) and returns the member
  * and the key, once. Polling faster than asked is answered with a longer wait.
  */
-export async function pollActivation(tx: Tx, code: string, pollSecret: string, baseUrl: string): Promise<PollResult> {
+export async function pollActivation(
+  tx: Tx,
+  code: string,
+  pollSecret: string,
+  baseUrl: string,
+  interval: number = POLL_INTERVAL_SECONDS,
+): Promise<PollResult> {
   const row = await findRow(tx.db, code);
   if (!secretsEqual(hashSecret(pollSecret), row.poll_secret_hash)) throw unauthenticated('invalid poll secret');
   if (row.status === 'consumed') throw conflict(`the credential of activation ${row.code} was already delivered`);
   const tooSoon =
-    row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < POLL_INTERVAL_SECONDS * 1000;
+    row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < interval * 1000;
   await tx.db.updateTable('client_activations').set({ last_polled_ts: tx.now.toISOString() }).where('code', '=', row.code).execute();
-  const retry = tooSoon ? POLL_INTERVAL_SECONDS * 2 : POLL_INTERVAL_SECONDS;
+  const retry = tooSoon ? interval * 2 : interval;
   const status = statusAt(row, tx.now);
   if (status === 'pending' || status === 'expired') return { status, retry_after_seconds: retry };
 
@@ -187,7 +196,7 @@ export async function pollActivation(tx: Tx, code: string, pollSecret: string, b
   const member = await tx.db.selectFrom('members').selectAll().where('handle', '=', row.member_handle!).executeTakeFirstOrThrow();
   return {
     status: 'approved',
-    retry_after_seconds: POLL_INTERVAL_SECONDS,
+    retry_after_seconds: interval,
     member: memberView(toMemberRecord(member), baseUrl, { private: true }),
     key: deriveActivationKey(pollSecret, row.key_salt),
   };

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { config as loadDotenv } from 'dotenv';
 import { ConfigError } from '../config.js';
 import { AtriumError } from '../shared/errors.js';
+import { registerClientCommands } from './client/commands.js';
 import { registerServerCommands } from './server-commands.js';
 
 /**
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
   registerServerCommands(program);
+  registerClientCommands(program);
   try {
     await program.parseAsync(argv);
     return 0;

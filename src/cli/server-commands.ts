@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { createApp, createContext } from '../app.js';
 import { loadConfig } from '../config.js';
+
+// The server is loaded only by the commands that run it, so client commands start fast.
+const loadApp = () => import('../app.js');
 
 /** Commands that run the service or work on its database directly (no HTTP). */
 export function registerServerCommands(program: Command): void {
@@ -9,9 +11,9 @@ export function registerServerCommands(program: Command): void {
     .description('start the Atrium server (migrations run at start)')
     .action(async () => {
       const config = loadConfig();
-      const app = await createApp(config);
-      await app.http.listen({ host: config.host, port: config.port });
-      const owners = await app.ctx.db.kysely
+      const server = await (await loadApp()).createApp(config);
+      await server.http.listen({ host: config.host, port: config.port });
+      const owners = await server.ctx.db.kysely
         .selectFrom('role_assignments')
         .select('id')
         .where('role', '=', 'owner')
@@ -27,12 +29,12 @@ export function registerServerCommands(program: Command): void {
         );
       }
       const shutdown = (signal: string) => {
-        app.ctx.log.info({ signal }, 'shutting down');
+        server.ctx.log.info({ signal }, 'shutting down');
         // Stop accepting connections, let in-flight requests finish, then close the database.
-        app.close().then(
+        server.close().then(
           () => process.exit(0),
           (err: unknown) => {
-            app.ctx.log.error({ err }, 'shutdown failed');
+            server.ctx.log.error({ err }, 'shutdown failed');
             process.exit(1);
           },
         );
@@ -45,7 +47,7 @@ export function registerServerCommands(program: Command): void {
     .command('migrate')
     .description('apply database migrations and exit')
     .action(async () => {
-      const ctx = await createContext(loadConfig());
+      const ctx = await (await loadApp()).createContext(loadConfig());
       await ctx.close();
       console.log('Database is up to date.');
     });
@@ -59,7 +61,7 @@ export function registerServerCommands(program: Command): void {
     .option('--display-name <name>', 'display name (defaults to the handle)')
     .action(async (opts: { handle: string; email: string; displayName?: string }) => {
       const { createOwner } = await import('./admin.js');
-      const ctx = await createContext(loadConfig());
+      const ctx = await (await loadApp()).createContext(loadConfig());
       try {
         const member = await createOwner(ctx, {
           handle: opts.handle,

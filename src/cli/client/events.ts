@@ -1,0 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { callOperation, type Target } from './api.js';
+import { ApiError, ConnectionError } from './errors.js';
+import { printJson, printTable, time, type Cell } from './output.js';
+
+interface FeedEvent {
+  cursor: number;
+  type: string;
+  space: string | null;
+  actor: string | null;
+  subjects: string[];
+  payload: Record<string, unknown>;
+  created_ts: string;
+}
+
+interface FeedPage {
+  events: FeedEvent[];
+  cursor: number;
+}
+
+export interface EventsOptions {
+  since?: number;
+  limit?: number;
+  follow?: boolean;
+  /** Seconds to wait after an empty page while following. */
+  interval: number;
+  json?: boolean;
+}
+
+const MAX_BACKOFF_SECONDS = 30;
+
+/** Without a Space: the host-wide feed (decisions §7), for an Owner/Host session or the steward key. */
+function feed(slug: string | undefined): { name: string; params: Record<string, string> } {
+  return slug ? { name: 'list_event_page', params: { slug } } : { name: 'list_host_event_page', params: {} };
+}
+
+function row(e: FeedEvent): Cell[] {
+  const via = typeof e.payload.via === 'string' ? `(${e.payload.via})` : null;
+  return [e.cursor, time(e.created_ts), e.type, e.actor ?? via, e.subjects.join(' ')];
+}
+
+export async function listEvents(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
+  if (opts.follow) return follow(target, slug, opts);
+  const { name, params } = feed(slug);
+  const { body: page } = await callOperation<FeedPage>(target, name, { params, query: { since: opts.since, limit: opts.limit } });
+  if (opts.json) return printJson(page);
+  printTable(['CURSOR', 'TIME', 'TYPE', 'ACTOR', 'SUBJECTS'], page.events.map(row), 'No events.');
+  if (page.events.length > 0 && page.events.length === (opts.limit ?? 100)) {
+    process.stderr.write(`More may follow: add --since ${page.cursor}\n`);
+  }
+}
+
+/**
+ * Tails the feed until interrupted, resuming from each page's cursor (an
+ * empty page keeps `since`, decisions §7). Lost connections and server errors
+ * are retried with a growing pause, since a tail should outlive a restart;
+ * any other refusal ends it.
+ */
+async function follow(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
+  const { name, params } = feed(slug);
+  const stopped = new AbortController();
+  const stop = () => stopped.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // `atrium events --follow | head` closes the pipe: that is a normal way to stop.
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') stop();
+    else throw err;
+  };
+  process.stdout.on('error', onStdoutError);
+  if (process.stderr.isTTY) process.stderr.write(`Following ${slug ?? 'the host-wide feed'} on ${target.host}; Ctrl-C to stop.\n`);
+
+  let cursor = opts.since ?? 0;
+  let failures = 0;
+  const pause = (seconds: number) => sleep(seconds * 1000, undefined, { signal: stopped.signal }).catch(() => {});
+  try {
+    while (!stopped.signal.aborted) {
+      let page: FeedPage;
+      try {
+        page = (await callOperation<FeedPage>(target, name, {
+          params,
+          query: { since: cursor, limit: opts.limit },
+          signal: stopped.signal,
+        })).body;
+        failures = 0;
+      } catch (err) {
+        if (stopped.signal.aborted) break;
+        const transient = err instanceof ConnectionError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
+        if (!transient) throw err;
+        failures += 1;
+        const wait = Math.min(MAX_BACKOFF_SECONDS, opts.interval * 2 ** failures);
+        process.stderr.write(`atrium: ${(err as Error).message}; retrying in ${wait} s\n`);
+        await pause(wait);
+        continue;
+      }
+      for (const e of page.events) process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${followLine(e)}\n`);
+      cursor = page.cursor;
+      if (page.events.length === 0) await pause(opts.interval);
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.stdout.off('error', onStdoutError);
+  }
+}
+
+/** A stream cannot be aligned after the fact, so columns have fixed widths (long values push the rest right). */
+function followLine(e: FeedEvent): string {
+  const widths = [7, 20, 26, 16];
+  return row(e)
+    .map((value, i) => {
+      const text = value === null || value === undefined || value === '' ? '-' : String(value);
+      return i < widths.length ? text.padEnd(widths[i]!) : text;
+    })
+    .join('  ')
+    .trimEnd();
+}

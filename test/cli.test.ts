@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CliRunner } from './support/cli.js';
+import { TestClock } from './support/clock.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+
+const CODE_LINE = /^ {4}([A-Z0-9]{4}-[A-Z0-9]{4})$/m;
+
+for (const backend of backends()) {
+  describe(`atrium CLI (${backend})`, () => {
+    let server: TestServer;
+    let clock: TestClock;
+    let cli: CliRunner;
+    let owner: { handle: string; session: string };
+    let ada: { handle: string; session: string };
+    let bob: { handle: string; session: string };
+    before(async () => {
+      clock = new TestClock();
+      // One-second polls keep the login round trip short.
+      server = await startServer(backend, { clock, env: { ATRIUM_ACTIVATION_POLL_SECONDS: '1' } });
+      owner = await server.human('olga', { role: 'owner' });
+      ada = await server.human('ada');
+      bob = await server.human('bob');
+      cli = new CliRunner(server.url);
+    });
+    after(async () => {
+      await cli.cleanup();
+      await server.stop();
+    });
+
+    const createSpace = async (slug: string) => {
+      assert.equal((await server.request('POST', '/v0/spaces', { token: owner.session, body: { slug, name: `Space ${slug}` } })).status, 201);
+      assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: owner.session })).status, 200);
+    };
+
+    it('logs in through a browser approval, stores the key privately, and logs out', async () => {
+      const login = cli.spawn(['login', '--client-name', 'cli test']);
+      const [, code] = await login.waitForStdout(CODE_LINE);
+      assert.ok(login.stdout.includes(`${server.url}/activate/${code}`), 'the approval page is printed');
+      const approved = await server.request('POST', `/v0/client-activations/${code}/approve`, { token: ada.session });
+      assert.equal(approved.status, 200);
+      const done = await login.exited;
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /Logged in to .* as ada\./);
+
+      const file = join(cli.configDir, 'credentials.json');
+      if (process.platform !== 'win32') {
+        assert.equal(statSync(file).mode & 0o777, 0o600);
+        assert.equal(statSync(cli.configDir).mode & 0o777, 0o700);
+      }
+      assert.deepEqual(readdirSync(cli.configDir), ['credentials.json'], 'no temporary file is left behind');
+      const stored = JSON.parse(readFileSync(file, 'utf8'));
+      assert.deepEqual(Object.keys(stored).sort(), ['handle', 'host', 'key']);
+      assert.equal(stored.host, server.url);
+      assert.equal(stored.handle, 'ada');
+      assert.match(stored.key, /^sk_atrium_/);
+      const sessionOnly = await server.request('GET', '/v0/credentials', { token: stored.key });
+      assert.equal(sessionOnly.status, 403);
+
+      const [whoami, asBob, otherHost, refused] = await Promise.all([
+        cli.run(['whoami']),
+        cli.run(['whoami', '--json'], { ATRIUM_TOKEN: bob.session }),
+        cli.run(['whoami', '--host', server.url.replace('127.0.0.1', 'localhost')]),
+        cli.run(['credentials', 'list']),
+      ]);
+      assert.equal(whoami.code, 0, whoami.stderr);
+      assert.match(whoami.stdout, /^handle:\s+ada$/m);
+      assert.match(whoami.stdout, /^type:\s+human$/m);
+      assert.match(whoami.stdout, /^status:\s+active$/m);
+      assert.equal(asBob.code, 0, asBob.stderr);
+      assert.equal(JSON.parse(asBob.stdout).handle, 'bob', 'ATRIUM_TOKEN wins over the stored key');
+      assert.equal(otherHost.code, 1);
+      assert.match(otherHost.stderr, /^atrium: not logged in to http:\/\/localhost:\d+/, 'the stored key is never sent to another host');
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stderr, `atrium: ${sessionOnly.body.detail} (HTTP 403)\n`);
+
+      const logout = await cli.run(['logout']);
+      assert.equal(logout.code, 0, logout.stderr);
+      assert.equal(existsSync(file), false);
+      const afterwards = await cli.run(['whoami']);
+      assert.equal(afterwards.code, 1);
+      assert.match(afterwards.stderr, /^atrium: not logged in to .*atrium login/);
+    });
+
+    it('prints the server detail on one line with exit 1, and usage errors exit 2', async () => {
+      const closedPort = await unusedPort();
+      const [missing, noSlug, unknownOperation, unreachable] = await Promise.all([
+        cli.run(['spaces', 'get', 'nope']),
+        cli.run(['spaces', 'get']),
+        cli.run(['api', 'no_such_operation']),
+        cli.run(['spaces', 'list', '--host', `http://127.0.0.1:${closedPort}`]),
+      ]);
+      const detail = (await server.request('GET', '/v0/spaces/nope')).body.detail;
+      assert.equal(missing.code, 1);
+      assert.equal(missing.stderr, `atrium: ${detail} (HTTP 404)\n`);
+      assert.equal(missing.stdout, '');
+      assert.equal(noSlug.code, 2);
+      assert.match(noSlug.stderr, /missing required argument 'slug'/);
+      assert.equal(unknownOperation.code, 2);
+      assert.match(unknownOperation.stderr, /^atrium: no operation named no_such_operation/);
+      assert.equal(unreachable.code, 1);
+      assert.match(unreachable.stderr, new RegExp(`^atrium: cannot connect to http://127\\.0\\.0\\.1:${closedPort}: connection refused.*\\n$`));
+    });
+
+    it('proposes and approves with a session token and lists Spaces and events as text and JSON', async () => {
+      const session = { ATRIUM_TOKEN: owner.session };
+      const proposed = await cli.run(['spaces', 'propose', 'garden', 'The Garden', '--purpose', 'Grow things', '--join-policy', 'request'], session);
+      assert.equal(proposed.code, 0, proposed.stderr);
+      assert.match(proposed.stdout, /^Proposed Space garden/);
+      const approved = await cli.run(['spaces', 'approve', 'garden'], session);
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.equal(approved.stdout, 'Space garden is now active.\n');
+
+      const [table, json, events, eventsJson] = await Promise.all([
+        cli.run(['spaces', 'list']),
+        cli.run(['spaces', 'list', '--json']),
+        cli.run(['events', 'garden']),
+        cli.run(['events', 'garden', '--json']),
+      ]);
+      assert.equal(table.code, 0, table.stderr);
+      assert.match(table.stdout, /^SLUG\s+NAME\s+STATUS\s+JOIN/);
+      assert.match(table.stdout, /^garden\s+The Garden\s+active\s+request\s+olga\s/m);
+      assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', '/v0/spaces')).body);
+      assert.equal(events.code, 0, events.stderr);
+      assert.match(events.stdout, /^\d+\s+\S+Z\s+space_proposed\s+olga\s+space:garden/m);
+      assert.match(events.stdout, /^\d+\s+\S+Z\s+space_approved\s+olga/m);
+      assert.deepEqual(JSON.parse(eventsJson.stdout), (await server.request('GET', '/v0/spaces/garden/events')).body);
+    });
+
+    it('follows a feed, printing events that happen after it started, until Ctrl-C', async () => {
+      await createSpace('pond');
+      const follower = cli.spawn(['events', 'pond', '--follow', '--interval', '0.2']);
+      await follower.waitForStdout(/space_approved/);
+      assert.equal((await server.request('POST', '/v0/spaces/pond/join', { token: ada.session })).status, 200);
+      await follower.waitForStdout(/space_member_admitted\s+ada/);
+      follower.child.kill('SIGINT');
+      const done = await follower.exited;
+      assert.equal(done.code, 0, done.stderr);
+      assert.equal(done.stdout.match(/space_proposed/g)?.length, 1, 'each event is printed once');
+    });
+
+    it('registers an agent and prints its one-time key', async () => {
+      const registered = await cli.run(['agents', 'register', 'helper-bot', '--operator', 'ada', '--capability', 'search', '--capability', 'summarise']);
+      assert.equal(registered.code, 0, registered.stderr);
+      const key = /^ {4}key: (sk_atrium_\S+)$/m.exec(registered.stdout)?.[1];
+      assert.ok(key, registered.stdout);
+      const approved = await cli.run(['agents', 'approve', 'helper-bot'], { ATRIUM_TOKEN: STEWARD_KEY });
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.equal(approved.stdout, 'Agent helper-bot is now active.\n');
+      const me = await server.request('GET', '/v0/me', { token: key });
+      assert.equal(me.status, 200);
+      assert.equal(me.body.handle, 'helper-bot');
+      assert.deepEqual(me.body.capabilities, ['search', 'summarise']);
+    });
+
+    it('calls any declared operation by name through `atrium api`', async () => {
+      await createSpace('orchard');
+      const [space, proposed] = await Promise.all([
+        cli.run(['api', 'get_space', '--param', 'slug=orchard']),
+        cli.run(['api', 'propose_space', '--body', JSON.stringify({ slug: 'meadow', name: 'The Meadow' })], { ATRIUM_TOKEN: owner.session }),
+      ]);
+      assert.equal(space.code, 0, space.stderr);
+      assert.deepEqual(JSON.parse(space.stdout), (await server.request('GET', '/v0/spaces/orchard')).body);
+      assert.equal(proposed.code, 0, proposed.stderr);
+      assert.equal(JSON.parse(proposed.stdout).status, 'proposed');
+      const listed = await cli.run(['api', 'list_spaces', '--query', 'status=proposed', '--json']);
+      assert.deepEqual(
+        JSON.parse(listed.stdout).spaces.map((s: { slug: string }) => s.slug),
+        ['meadow'],
+      );
+    });
+
+    it('gives up with a clear message when the activation expires', async () => {
+      const login = cli.spawn(['login']);
+      await login.waitForStdout(CODE_LINE);
+      clock.advance(16 * 60 * 1000);
+      const done = await login.exited;
+      assert.equal(done.code, 1);
+      assert.match(done.stderr, /^atrium: activation \S+ expired before it was approved; run "atrium login" again$/m);
+      assert.equal(existsSync(join(cli.configDir, 'credentials.json')), false);
+    });
+  });
+}
+
+/** A loopback port nothing listens on: bound once by the OS, then released. */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
