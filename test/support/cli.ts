@@ -81,8 +81,11 @@ export class CliRunner {
 
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {};
-    // The developer's own ATRIUM_* settings (or a CI flag) must not leak into the child.
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ATRIUM_') && k !== 'CI') env[k] = v;
+    // The developer's own ATRIUM_* settings (or a CI flag) must not leak into the
+    // child; ATRIUM_CLI_SOURCES does, so the child runs the sources under test.
+    for (const [k, v] of Object.entries(process.env)) {
+      if ((!k.startsWith('ATRIUM_') || k === 'ATRIUM_CLI_SOURCES') && k !== 'CI') env[k] = v;
+    }
     return { ...env, ATRIUM_CONFIG_DIR: this.configDir, ATRIUM_NO_BROWSER: '1', ATRIUM_URL: this.host, ...extra };
   }
 

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { CliRunner } from './support/cli.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * `atrium serve` as a first-time user runs it: an embedded SQLite database in
+ * ./data, the URL and the create-owner hint printed, the owner created with the
+ * admin command while the server runs, and a clean exit on SIGTERM.
+ */
+describe('atrium serve (sqlite)', () => {
+  let cli: CliRunner;
+  let port: number;
+  before(async () => {
+    port = await freePort();
+    cli = new CliRunner(`http://127.0.0.1:${port}`);
+  });
+  after(() => cli.cleanup());
+
+  const env = () => ({ ATRIUM_PORT: String(port), ATRIUM_LOG_LEVEL: 'warn' });
+
+  it('starts, tells how to create the first owner, and shuts down gracefully', async () => {
+    const server = cli.spawn(['serve'], env());
+    const [, url] = await server.waitForStdout(/Atrium is listening on (\S+) \(database sqlite:\.\/data\/atrium\.db\)/);
+    assert.equal(url, `http://localhost:${port}`);
+    await server.waitForStdout(/No owner yet[\s\S]*atrium admin create-owner --handle <handle> --email <address>/);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: 'ok' });
+
+    const created = await cli.run(['admin', 'create-owner', '--handle', 'ada', '--email', 'ada@example.org'], env());
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /ada is an owner/);
+    const member = await fetch(`http://127.0.0.1:${port}/v0/members/ada`);
+    assert.equal(member.status, 200, 'the running server sees the owner the admin command wrote');
+
+    server.child.kill('SIGTERM');
+    const ended = await server.exited;
+    assert.equal(ended.code, 0, ended.stderr);
+  });
+
+  it('migrates an existing database and restarts without the first-owner hint', async () => {
+    const migrated = await cli.run(['migrate'], env());
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stdout, /up to date/);
+
+    const server = cli.spawn(['serve'], env());
+    await server.waitForStdout(/Atrium is listening/);
+    const spaces = await fetch(`http://127.0.0.1:${port}/v0/spaces`);
+    assert.equal(spaces.status, 200);
+    server.child.kill('SIGINT');
+    const ended = await server.exited;
+    assert.equal(ended.code, 0, ended.stderr);
+    assert.doesNotMatch(ended.stdout, /No owner yet/);
+  });
+
+  it('refuses bad configuration with a one-line error and exit code 1', async () => {
+    const result = await cli.run(['serve'], { ATRIUM_PORT: 'not-a-port' });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^atrium: ATRIUM_PORT must be an integer/m);
+  });
+});
