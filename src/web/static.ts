@@ -47,7 +47,7 @@ export async function registerWebApp(app: FastifyInstance, opts: { root?: string
   if (!existsSync(indexFile)) app.log.warn(`web app not built (${indexFile} is missing): run \`npm run build\``);
 
   // `serve: false`: only `reply.sendFile`, within `root` (path traversal is refused there).
-  await app.register(fastifyStatic, { root, serve: false, suppressWarning: true, dotfiles: 'ignore', index: false });
+  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore', index: false });
 
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = (request.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
