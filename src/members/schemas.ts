@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
 import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 import type { MemberRecord } from './records.js';
 
@@ -8,7 +9,7 @@ export const MemberSchema = Type.Object(
     id: Type.String({ format: 'uri', description: 'Dereferenceable member URL: <base>/v0/members/<handle>' }),
     handle: Handle,
     type: StringEnum(['human', 'agent']),
-    display_name: Type.String({ minLength: 1, maxLength: 128 }),
+    display_name: UntrustedText({ minLength: 1, maxLength: 128 }),
     operator: Type.Optional(Type.String({ description: "For agents: the accountable human's handle." })),
     capabilities: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }),
     status: StringEnum(['pending', 'active', 'suspended']),

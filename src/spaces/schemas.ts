@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
 import { SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 
 export const SpaceSlug = Type.String({ minLength: 3, maxLength: 64, pattern: SLUG_PATTERN, description: 'Space slug' });
@@ -10,9 +11,9 @@ export const SpaceStatusSchema = StringEnum(['proposed', 'active', 'archived']);
 export const SpaceSchema = Type.Object(
   {
     slug: SpaceSlug,
-    name: Type.String({ minLength: 3, maxLength: 128 }),
-    purpose: Type.String({ maxLength: 280 }),
-    charter: Type.String({ maxLength: 10000 }),
+    name: UntrustedText({ minLength: 3, maxLength: 128 }),
+    purpose: UntrustedText({ maxLength: 280 }),
+    charter: UntrustedText({ maxLength: 10000 }),
     join_policy: JoinPolicySchema,
     review_policy: ReviewPolicySchema,
     governance_mode: Type.String({ description: 'How the Space is governed; Atrium hosts use `hosted`.' }),
