@@ -245,6 +245,18 @@ for (const backend of backends()) {
         assert.equal((await verify('lena@example.test', newer.code)).status, 200);
       });
 
+      it('sends at most five codes per address in fifteen minutes, answering the same beyond', async () => {
+        await addHuman('flo');
+        for (let i = 0; i < 5; i++) await requestCode('flo@example.test');
+        const sixth = await server.request('POST', '/v0/sign-in/email', { body: { email: 'flo@example.test' } });
+        assert.equal(sixth.status, 202);
+        assert.deepEqual(sixth.body, { status: 'sent' });
+        assert.equal((await mails()).length, 0, 'no sixth mail within the window');
+        clock.advance(15 * 60 * 1000);
+        const later = await requestCode('flo@example.test');
+        assert.equal((await verify('flo@example.test', later.code)).status, 200);
+      });
+
       it('refuses a suspended member a session even with a valid code', async () => {
         await addHuman('milo');
         const mail = await requestCode('milo@example.test');

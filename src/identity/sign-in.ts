@@ -8,6 +8,13 @@ import { startSession, type StartedSession } from './sessions.js';
 /** decisions §3: a code lives 10 minutes, is single use, and is burned after 5 wrong tries. */
 export const SIGN_IN_CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const SIGN_IN_CODE_MAX_WRONG_TRIES = 5;
+/**
+ * At most this many codes per address per window: beyond it the request is
+ * answered as usual but no mail goes out, so nobody can flood an inbox (or
+ * multiply guessing budgets) through `POST /v0/sign-in/email`.
+ */
+export const SIGN_IN_CODES_PER_WINDOW = 5;
+export const SIGN_IN_CODE_WINDOW_MS = 15 * 60 * 1000;
 
 /** Sign-in addresses are compared case-insensitively, as members.email is stored lower-cased. */
 export function normaliseEmail(email: string): string {
@@ -32,8 +39,9 @@ export interface IssuedCode {
 
 /**
  * Issues a one-time code for the human with this address, replacing any code
- * not yet used. Unknown addresses, agents and suspended members get nothing;
- * the caller answers the same either way (decisions §3: no account enumeration).
+ * not yet used. Unknown addresses, agents, suspended members and addresses over
+ * the per-window limit get nothing; the caller answers the same either way
+ * (decisions §3: no account enumeration).
  */
 export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedCode | undefined> {
   const email = normaliseEmail(rawEmail);
@@ -44,6 +52,13 @@ export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedC
     .where('type', '=', 'human')
     .executeTakeFirst();
   if (!member || member.status !== 'active') return undefined;
+  const recent = await tx.db
+    .selectFrom('sign_in_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('email', '=', email)
+    .where('created_ts', '>', new Date(tx.now.getTime() - SIGN_IN_CODE_WINDOW_MS).toISOString())
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= SIGN_IN_CODES_PER_WINDOW) return undefined;
   const now = tx.now.toISOString();
   await tx.db.updateTable('sign_in_codes').set({ spent_ts: now }).where('email', '=', email).where('spent_ts', 'is', null).execute();
   const id = newId('code');
