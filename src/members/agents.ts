@@ -4,9 +4,8 @@ import { mintMemberKey } from '../identity/member-keys.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { conflict, invalid } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
 import type { MemberRecord } from './records.js';
-import { findMember, getMember } from './service.js';
+import { findMember, getMember, insertMember } from './service.js';
 
 export interface NewAgent {
   handle: string;
@@ -35,28 +34,15 @@ export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Prom
   }
   // An agent needs an accountable human who can still act (docs/decisions-local.md).
   if (operator.status !== 'active') throw invalid(`operator ${input.operator} is ${operator.status}`);
-  const ts = tx.now.toISOString();
-  try {
-    await tx.db
-      .insertInto('members')
-      .values({
-        handle: input.handle,
-        type: 'agent',
-        display_name: input.display_name ?? input.handle,
-        operator: operator.handle,
-        capabilities: JSON.stringify(input.capabilities ?? []),
-        status: 'pending',
-        email: null,
-        email_verified: 0,
-        created_ts: ts,
-        updated_ts: ts,
-      })
-      .execute();
-  } catch (err) {
-    // Handles are never reused: a concurrent registration of the same handle lost.
-    if (isUniqueViolation(err)) throw conflict(`handle ${input.handle} is taken`);
-    throw err;
-  }
+  await insertMember(tx, {
+    handle: input.handle,
+    type: 'agent',
+    display_name: input.display_name ?? input.handle,
+    operator: operator.handle,
+    capabilities: input.capabilities ?? [],
+    status: 'pending',
+    email: null,
+  });
   const minted = await mintMemberKey(tx, input.handle, 'agent_registration');
   tx.emit({
     type: 'member_registered',

@@ -5,6 +5,7 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 import { toMemberRecord, type MemberRecord } from './records.js';
+import type { MemberStatus, MemberType } from './tables.js';
 
 export async function findMember(db: Kysely<DatabaseSchema>, handle: string): Promise<MemberRecord | undefined> {
   const row = await db.selectFrom('members').selectAll().where('handle', '=', handle).executeTakeFirst();
@@ -35,27 +36,15 @@ export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): P
     .where((eb) => eb.or([eb('handle', '=', input.handle), eb('email', '=', email)]))
     .executeTakeFirst();
   if (clash) throw conflict(clash.handle === input.handle ? `handle ${input.handle} is taken` : 'that e-mail address is taken');
-  const ts = tx.now.toISOString();
-  try {
-    await tx.db
-      .insertInto('members')
-      .values({
-        handle: input.handle,
-        type: 'human',
-        display_name: input.display_name ?? input.handle,
-        operator: null,
-        capabilities: '[]',
-        status: 'active',
-        email,
-        email_verified: 0,
-        created_ts: ts,
-        updated_ts: ts,
-      })
-      .execute();
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`handle ${input.handle} or that e-mail address is taken`);
-    throw err;
-  }
+  await insertMember(tx, {
+    handle: input.handle,
+    type: 'human',
+    display_name: input.display_name ?? input.handle,
+    operator: null,
+    capabilities: [],
+    status: 'active',
+    email,
+  });
   tx.emit({
     type: 'member_registered',
     space: null,
@@ -64,4 +53,32 @@ export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): P
     payload: { handle: input.handle, type: 'human', operator: null, status: 'active' },
   });
   return getMember(tx.db, input.handle);
+}
+
+export interface NewMemberRow {
+  handle: string;
+  type: MemberType;
+  display_name: string;
+  operator: string | null;
+  capabilities: string[];
+  status: MemberStatus;
+  email: string | null;
+}
+
+/**
+ * Inserts a member. Handles are never reused (reference: Member) and sign-in
+ * addresses are unique: the database's unique constraints settle concurrent
+ * registrations, and the loser gets a 409 rather than a 500.
+ */
+export async function insertMember(tx: Tx, row: NewMemberRow): Promise<void> {
+  const ts = tx.now.toISOString();
+  try {
+    await tx.db
+      .insertInto('members')
+      .values({ ...row, capabilities: JSON.stringify(row.capabilities), email_verified: 0, created_ts: ts, updated_ts: ts })
+      .execute();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`handle ${row.handle}${row.email ? ' or that e-mail address' : ''} is taken`);
+    throw err;
+  }
 }
