@@ -1,22 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { JoinPolicy, ReviewPolicy, SpaceStatus, SpaceTable } from './tables.js';
+import type { Static } from '@sinclair/typebox';
+import type { ReviewPolicy, SpaceTable } from './tables.js';
+import type { SpaceSchema } from './schemas.js';
 
-/** The wire shape of a Space (reference: Space), exactly its documented fields. */
-export interface SpaceRecord {
-  slug: string;
-  name: string;
-  purpose: string;
-  charter: string;
-  join_policy: JoinPolicy;
-  review_policy: ReviewPolicy;
-  governance_mode: string;
-  status: SpaceStatus;
-  steward: string;
-  created_by: string;
-  created_ts: string;
-  updated_ts: string;
-  pinned_resources: string[];
-}
+/** The wire shape of a Space (reference: Space): the schema's static type, so the two cannot drift. */
+export type SpaceRecord = Static<typeof SpaceSchema>;
 
 export function toSpaceRecord(row: Selectable<SpaceTable>): SpaceRecord {
   return {
