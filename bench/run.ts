@@ -19,8 +19,9 @@ import { createLogger } from '../src/logger.js';
 import type { Actor } from '../src/identity/actor.js';
 import { createHuman, getMember } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
-import { proposeSpace, transitionSpace } from '../src/spaces/service.js';
+import { getSpace, proposeSpace, transitionSpace } from '../src/spaces/service.js';
 import { join as joinSpace, leave } from '../src/spaces/admission.js';
+import { postMessage } from '../src/messages/service.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
@@ -89,6 +90,21 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
       }),
     );
 
+    results.push(
+      await run('post a message with three mentions', {
+        url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.session}` },
+        body: JSON.stringify({ body: 'Could @bench-a, @bench-b and @bench-c review the **draft** before Friday?' }),
+      }),
+    );
+    results.push(
+      await run('read an inbox page (limit 100)', {
+        url: `${base}/v0/me/inbox-events?limit=100`,
+        headers: { authorization: `Bearer ${seeded.session}` },
+      }),
+    );
+
     const feedFile = join(dir, 'feed.json');
     const spaceFile = join(dir, 'space.json');
     writeFileSync(feedFile, feedBytes);
@@ -110,6 +126,8 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
     console.log(`== ${name} ==`);
     print(results[0]!, baseGet);
     print(results[1]!, basePost);
+    print(results[2]!, basePost);
+    print(results[3]!, baseGet);
     print(baseGet, baseGet);
     print(basePost, basePost);
     console.log('');
@@ -121,7 +139,10 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
   }
 }
 
-/** An owner with a session, and an active Space whose feed holds a few hundred events. */
+/**
+ * An owner with a session, an active Space whose feed holds a few hundred
+ * events, three members to mention, and 150 mentions of the owner for its inbox.
+ */
 async function seed(databaseUrl: string, dir: string): Promise<{ session: string; space: string }> {
   const config = loadConfig({ ATRIUM_DATABASE_URL: databaseUrl });
   config.dataDir = dir;
@@ -143,6 +164,14 @@ async function seed(databaseUrl: string, dir: string): Promise<{ session: string
     for (let i = 0; i < 150; i++) {
       await ctx.db.transaction((tx) => joinSpace(tx, owner, 'bench'));
       await ctx.db.transaction((tx) => leave(tx, owner, 'bench'));
+    }
+    await ctx.db.transaction(async (tx) => {
+      for (const handle of ['bench-a', 'bench-b', 'bench-c']) await createHuman(tx, system, { handle, email: `${handle}@example.test` });
+    });
+    const mentioner: Actor = { kind: 'member', member: await getMember(ctx.db.kysely, 'bench-a'), credential: { type: 'session', id: 'seed' } };
+    const space = await getSpace(ctx.db.kysely, 'bench');
+    for (let i = 0; i < 150; i++) {
+      await ctx.db.transaction((tx) => postMessage(tx, mentioner, space, { channel: 'general' }, `note ${i} for @bench-owner`));
     }
     return { session, space: 'bench' };
   } finally {

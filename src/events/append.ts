@@ -38,6 +38,7 @@ export async function appendEvents(
         subjects: JSON.stringify(event.subjects),
         payload: JSON.stringify(payload),
         created_ts: createdTs,
+        audience: event.audience ? JSON.stringify(event.audience) : null,
       })
       .returning('cursor')
       .executeTakeFirstOrThrow();
@@ -48,6 +49,13 @@ export async function appendEvents(
       await trx
         .insertInto('event_subjects')
         .values(subjects.map((subject) => ({ subject, cursor })))
+        .execute();
+    }
+    const audience = [...new Set(event.audience ?? [])];
+    if (audience.length > 0) {
+      await trx
+        .insertInto('event_audience')
+        .values(audience.map((member) => ({ cursor, member })))
         .execute();
     }
   }

@@ -31,6 +31,7 @@ export const listEventPage = defineOperation({
       (q) => q.where('events.space', '=', space.slug),
       query.since ?? 0,
       query.limit ?? DEFAULT_FEED_LIMIT,
+      actor,
     );
   },
 });
@@ -51,7 +52,7 @@ export const listHostEventPage = defineOperation({
   readOnly: true,
   handler: async ({ query, actor, ctx }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
-    return readFeed(ctx.db.kysely, (q) => q, query.since ?? 0, query.limit ?? DEFAULT_FEED_LIMIT);
+    return readFeed(ctx.db.kysely, (q) => q, query.since ?? 0, query.limit ?? DEFAULT_FEED_LIMIT, actor);
   },
 });
 

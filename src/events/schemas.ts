@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
 import { Timestamp } from '../shared/schemas.js';
 
 export const MAX_FEED_LIMIT = 500;
@@ -12,7 +13,14 @@ export const EventSchema = Type.Object(
     space: Type.Union([Type.String(), Type.Null()]),
     actor: Type.Union([Type.String(), Type.Null()], { description: 'Acting handle; null for the steward key (payload.via).' }),
     subjects: Type.Array(Type.String()),
-    payload: Type.Object({}, { additionalProperties: true }),
+    payload: Type.Object(
+      {
+        // Member-written content carried by message events (docs/messages.md): untrusted (reference: core rule 4).
+        body: Type.Optional(UntrustedText({ description: '`message_posted`: the Markdown body, verbatim.' })),
+        topic: Type.Optional(UntrustedText({ description: '`channel_created`: the channel topic.' })),
+      },
+      { additionalProperties: true },
+    ),
     created_ts: Timestamp,
   },
   { $id: 'Event', additionalProperties: false },

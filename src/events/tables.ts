@@ -11,6 +11,12 @@ export interface EventTable {
   /** JSON object. */
   payload: string;
   created_ts: string;
+  /**
+   * NULL: every reader of the feed may see the event. Otherwise a JSON array of
+   * the only members who may (a direct message's two participants), each also
+   * in `event_audience` for the feed query (docs/messages.md).
+   */
+  audience: string | null;
 }
 
 /** One row per (event, subject), so feeds can select by subject with an index. */
@@ -19,7 +25,14 @@ export interface EventSubjectTable {
   cursor: number;
 }
 
+/** One row per member an audience-restricted event is visible to. */
+export interface EventAudienceTable {
+  cursor: number;
+  member: string;
+}
+
 export interface EventsTables {
   events: EventTable;
   event_subjects: EventSubjectTable;
+  event_audience: EventAudienceTable;
 }

@@ -2,7 +2,9 @@
  * Every event type Atrium emits, with its payload. Adding a capability adds its
  * events here, so a reader finds the whole vocabulary in one place and the
  * compiler checks each emit against it. Payloads never carry secrets or content
- * bodies (reference: Events).
+ * bodies (reference: Events), with one deliberate exception: a message is itself
+ * the notification, so `message_posted` carries its `body` (and `channel_created`
+ * its `topic`), declared untrusted in the Event schema (docs/messages.md).
  */
 export interface EventPayloads {
   space_proposed: { slug: string; name: string; join_policy: string };
@@ -24,6 +26,35 @@ export interface EventPayloads {
   role_revoked: { id: string; member: string; role: string; space: string | null };
   client_credential_revoked: { id: string; member: string };
   client_credential_created: { id: string; member: string; client_name: string; activation: string };
+  // Tasks (decisions §8; docs/tasks.md). Titles and bodies are content and stay out of payloads.
+  task_created: { id: number; kind: string; created_by: string };
+  task_claimed: { id: number; kind: string; claimant: string };
+  task_released: { id: number; kind: string; claimant: string; released_by: string };
+  task_submitted: { id: number; kind: string; worker: string };
+  task_completed: {
+    id: number;
+    kind: string;
+    worker: string;
+    worker_principal: string | null;
+    completer: string;
+    completer_principal: string | null;
+    assurance: string;
+    required_assurance: string;
+  };
+  task_reopened: { id: number; kind: string; previous_status: string };
+  task_cancelled: { id: number; kind: string; previous_status: string; claimant: string | null };
+  // Channels and messages (decisions §8; docs/messages.md). `topic` and `body` are
+  // member-written content, declared untrusted in the Event schema.
+  channel_created: { name: string; topic: string };
+  message_posted: {
+    message_id: number;
+    channel: string | null;
+    task: number | null;
+    author: string;
+    body: string;
+    mentioned_members: string[];
+    direct_members?: string[];
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -37,6 +68,11 @@ export interface NewEvent<T extends EventType = EventType> {
   actor: EventActor;
   subjects: string[];
   payload: EventPayloads[T];
+  /**
+   * The only members who may read the event, in any feed (a direct message's
+   * two participants). Omitted: everyone who may read the feed.
+   */
+  audience?: string[];
 }
 
 /** The wire shape of an event (decisions §7). */

@@ -10,6 +10,11 @@ import { admissionSchemas, spaceOperations } from '../spaces/operations.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 import { MemberSchema } from '../members/schemas.js';
 import { ErrorBody } from '../shared/schemas.js';
+import { taskOperations } from '../tasks/operations.js';
+import { taskSchemas } from '../tasks/schemas.js';
+import { channelOperations, channelSchemas } from '../channels/operations.js';
+import { messageOperations, messageSchemas } from '../messages/operations.js';
+import { inboxOperations } from '../inbox/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -22,6 +27,9 @@ export const sharedSchemas: TSchema[] = [
   ...admissionSchemas,
   ...roleSchemas,
   ...activationSchemas,
+  ...taskSchemas,
+  ...channelSchemas,
+  ...messageSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -33,6 +41,10 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...activationOperations,
     ...roleOperations,
     ...eventOperations,
+    ...taskOperations,
+    ...channelOperations,
+    ...messageOperations,
+    ...inboxOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createGeneralChannel } from '../channels/general.js';
 import type { Actor } from '../identity/actor.js';
 import { eventActor, requireActiveHuman, requireOwnerOrHost } from '../roles/authority.js';
 import { conflict, notFound, unauthenticated } from '../shared/errors.js';
@@ -138,6 +139,8 @@ export async function transitionSpace(
   const base = { space: slug, actor: eventActor(actor), subjects: [`space:${slug}`] };
   if (rule.event === 'space_archived') tx.emit({ ...base, type: rule.event, payload: { slug, reason } });
   else tx.emit({ ...base, type: rule.event, payload: { slug } });
+  // decisions §8: every Space gets channel `general` when approved, in the same transaction.
+  if (transition === 'approve') await createGeneralChannel(tx, actor.kind === 'member' ? actor.member.handle : null, slug);
   return getSpace(tx.db, slug);
 }
 

@@ -4,6 +4,9 @@ import type { IdentityTables } from '../identity/tables.js';
 import type { MembersTables } from '../members/tables.js';
 import type { RolesTables } from '../roles/tables.js';
 import type { SpacesTables } from '../spaces/tables.js';
+import type { TasksTables } from '../tasks/tables.js';
+import type { ChannelsTables } from '../channels/tables.js';
+import type { MessagesTables } from '../messages/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -11,4 +14,7 @@ export type DatabaseSchema = MembersTables &
   RolesTables &
   SpacesTables &
   EventsTables &
-  ActivationsTables;
+  ActivationsTables &
+  TasksTables &
+  ChannelsTables &
+  MessagesTables;

@@ -5,7 +5,9 @@ import { readCredentials } from './credentials-file.js';
 import { usageError } from './errors.js';
 import { listEvents } from './events.js';
 import { login, logout } from './login.js';
+import { registerMessageCommands } from './messages.js';
 import { cell, printJson, printRecord, printTable, say, time, type Cell } from './output.js';
+import { registerTasks } from './tasks.js';
 
 interface CommonOptions {
   host?: string;
@@ -105,6 +107,8 @@ export function registerClientCommands(program: Command): void {
   registerMembers(program);
   registerRoles(program);
   registerCredentials(program);
+  registerTasks(program);
+  registerMessageCommands(program);
 
   client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host session or steward key)")
     .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)

@@ -3,7 +3,7 @@ import { callOperation, type Target } from './api.js';
 import { ApiError, ConnectionError } from './errors.js';
 import { printJson, printTable, time, type Cell } from './output.js';
 
-interface FeedEvent {
+export interface FeedEvent {
   cursor: number;
   type: string;
   space: string | null;
@@ -13,7 +13,7 @@ interface FeedEvent {
   created_ts: string;
 }
 
-interface FeedPage {
+export interface FeedPage {
   events: FeedEvent[];
   cursor: number;
 }
@@ -40,7 +40,7 @@ function row(e: FeedEvent): Cell[] {
 }
 
 export async function listEvents(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
-  if (opts.follow) return follow(target, slug, opts);
+  if (opts.follow) return followFeed(target, { ...feed(slug), label: slug ?? 'the host-wide feed' }, opts);
   const { name, params } = feed(slug);
   const { body: page } = await callOperation<FeedPage>(target, name, { params, query: { since: opts.since, limit: opts.limit } });
   if (opts.json) return printJson(page);
@@ -50,14 +50,25 @@ export async function listEvents(target: Target, slug: string | undefined, opts:
   }
 }
 
+/** A feed operation to tail (the inbox reuses this), and how to name it to the user. */
+export interface FeedSource {
+  name: string;
+  params: Record<string, string>;
+  label: string;
+}
+
 /**
  * Tails the feed until interrupted, resuming from each page's cursor (an
  * empty page keeps `since`, decisions §7). Lost connections and server errors
  * are retried with a growing pause, since a tail should outlive a restart;
  * any other refusal ends it.
  */
-async function follow(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
-  const { name, params } = feed(slug);
+export async function followFeed(
+  target: Target,
+  { name, params, label }: FeedSource,
+  opts: EventsOptions,
+  line: (e: FeedEvent) => string = followLine,
+): Promise<void> {
   const stopped = new AbortController();
   const stop = () => stopped.abort();
   process.once('SIGINT', stop);
@@ -68,7 +79,7 @@ async function follow(target: Target, slug: string | undefined, opts: EventsOpti
     else throw err;
   };
   process.stdout.on('error', onStdoutError);
-  if (process.stderr.isTTY) process.stderr.write(`Following ${slug ?? 'the host-wide feed'} on ${target.host}; Ctrl-C to stop.\n`);
+  if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
 
   let cursor = opts.since ?? 0;
   let failures = 0;
@@ -93,7 +104,7 @@ async function follow(target: Target, slug: string | undefined, opts: EventsOpti
         await pause(wait);
         continue;
       }
-      for (const e of page.events) process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${followLine(e)}\n`);
+      for (const e of page.events) process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${line(e)}\n`);
       cursor = page.cursor;
       if (page.events.length === 0) await pause(opts.interval);
     }

@@ -3,6 +3,8 @@ import type { Dialect } from '../dialect.js';
 import * as spine from './0001-spine.js';
 import * as uniqueActiveRoles from './0002-unique-active-roles.js';
 import * as clientActivations from './0003-client-activations.js';
+import * as messages from './0004-messages.js';
+import * as tasks from './0005-tasks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -16,6 +18,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0001-spine': spine,
   '0002-unique-active-roles': uniqueActiveRoles,
   '0003-client-activations': clientActivations,
+  '0004-messages': messages,
+  '0005-tasks': tasks,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { callOperation, resolveTarget } from './api.js';
+import { usageError } from './errors.js';
+import { followFeed, type FeedEvent, type FeedPage } from './events.js';
+import { printJson, printTable, say, time } from './output.js';
+
+interface CommonOptions {
+  host?: string;
+  json?: boolean;
+}
+
+interface Channel {
+  space: string;
+  name: string;
+  topic: string;
+  created_by: string | null;
+  created_ts: string;
+}
+
+interface Message {
+  id: number;
+  space: string;
+  channel: string | null;
+  task: number | null;
+  author: string;
+  body: string;
+  mentioned_members: string[];
+  direct_members?: string[];
+  created_ts: string;
+}
+
+/** Channels, messages, direct messages and the inbox (docs/messages.md). */
+export function registerMessageCommands(program: Command): void {
+  client(program, 'channels <space>', "list a Space's channels").action(async (space: string, opts: CommonOptions) => {
+    const { body } = await callOperation<{ channels: Channel[] }>(resolveTarget(opts.host), 'list_channels', { params: { slug: space } });
+    if (opts.json) return printJson(body);
+    printTable(
+      ['CHANNEL', 'TOPIC', 'CREATED BY', 'CREATED'],
+      body.channels.map((c) => [c.name, printable(c.topic), c.created_by, time(c.created_ts)]),
+      `No channels in ${space}.`,
+    );
+  });
+
+  client(program, 'create-channel <space> <name>', 'create a channel (1-64 lowercase letters, digits, hyphens)')
+    .option('--topic <text>', 'what the channel is for, at most 280 characters')
+    .action(async (space: string, name: string, opts: CommonOptions & { topic?: string }) => {
+      const { body } = await callOperation<Channel>(resolveTarget(opts.host), 'create_channel', {
+        params: { slug: space },
+        body: { name, ...(opts.topic !== undefined ? { topic: opts.topic } : {}) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Created #${body.name} in ${body.space}.`);
+    });
+
+  client(program, 'post <space> <channel> <body>', 'post a Markdown message to a channel; BODY "-" reads it from stdin').action(
+    async (space: string, channel: string, text: string, opts: CommonOptions) => {
+      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'post_message', {
+        params: { slug: space, channel },
+        body: { body: messageText(text) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Posted message ${body.id} to #${body.channel} in ${body.space}${mentioned(body)}.`);
+    },
+  );
+
+  client(program, 'dm <space> <handle> <body>', 'send a direct message to one member of a Space; BODY "-" reads it from stdin').action(
+    async (space: string, handle: string, text: string, opts: CommonOptions) => {
+      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'send_direct_message', {
+        params: { slug: space },
+        body: { to: handle, body: messageText(text) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Sent direct message ${body.id} to ${handle} in ${body.space}.`);
+    },
+  );
+
+  client(program, 'messages <space> [channel]', "print a channel's messages (or, with --with, your direct conversation), oldest of the page first")
+    .option('--with <handle>', 'your direct conversation with this member instead of a channel')
+    .option('--before <id>', 'only messages older than this id (to page back)', positiveInteger)
+    .option('--limit <n>', 'messages per page (1-200, default 50)', positiveInteger)
+    .action(async (space: string, channel: string | undefined, opts: CommonOptions & { with?: string; before?: number; limit?: number }) => {
+      if ((channel === undefined) === (opts.with === undefined)) throw usageError('name a channel, or a member with --with, not both');
+      const query = { before: opts.before, limit: opts.limit };
+      const { body } =
+        opts.with !== undefined
+          ? await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_direct_messages', {
+              params: { slug: space, handle: opts.with },
+              query,
+            })
+          : await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_messages', {
+              params: { slug: space, channel: channel! },
+              query,
+            });
+      if (opts.json) return printJson(body);
+      if (body.messages.length === 0) return say('No messages.');
+      // Pages come newest first; a conversation reads top to bottom.
+      for (const m of [...body.messages].reverse()) {
+        say(`#${m.id}  ${m.author}  ${time(m.created_ts)}`);
+        for (const line of printable(m.body).split('\n')) say(`  ${line}`.trimEnd());
+        say('');
+      }
+      if (body.messages.length === (opts.limit ?? 50)) process.stderr.write(`Older messages may exist: add --before ${body.messages.at(-1)!.id}\n`);
+    });
+
+  client(program, 'inbox', 'print your inbox: direct messages to you and mentions of you')
+    .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)
+    .option('--limit <n>', 'events per page (1-500, default 100)', positiveInteger)
+    .option('-f, --follow', 'keep printing new ones as they arrive (Ctrl-C to stop)')
+    .option('--interval <seconds>', 'with --follow: pause after an empty page', positiveNumber, 2)
+    .action(async (opts: CommonOptions & { since?: number; limit?: number; follow?: boolean; interval: number }) => {
+      const target = resolveTarget(opts.host);
+      const source = { name: 'list_inbox_events', params: {}, label: 'your inbox' };
+      if (opts.follow) return followFeed(target, source, opts, (e) => inboxRow(e).join('  '));
+      const { body } = await callOperation<FeedPage>(target, source.name, { query: { since: opts.since, limit: opts.limit } });
+      if (opts.json) return printJson(body);
+      printTable(['CURSOR', 'TIME', 'SPACE', 'FROM', 'WHERE', 'MESSAGE'], body.events.map(inboxRow), 'Nothing new.');
+      if (body.events.length > 0 && body.events.length === (opts.limit ?? 100)) process.stderr.write(`More may follow: add --since ${body.cursor}\n`);
+    });
+}
+
+function inboxRow(e: FeedEvent): string[] {
+  const p = e.payload;
+  const where = typeof p.channel === 'string' ? `#${p.channel}` : typeof p.task === 'number' ? `task ${p.task}` : Array.isArray(p.direct_members) ? 'direct' : e.type;
+  const text = typeof p.body === 'string' ? printable(p.body).replace(/\s+/g, ' ').trim() : '';
+  return [String(e.cursor), time(e.created_ts), e.space ?? '-', e.actor ?? '-', where, text.length > 100 ? `${text.slice(0, 99)}…` : text || '-'];
+}
+
+function mentioned(m: Message): string {
+  return m.mentioned_members.length > 0 ? ` (mentioned: ${m.mentioned_members.join(', ')})` : '';
+}
+
+/**
+ * The body argument, or stdin for `-`. One trailing newline from stdin is
+ * dropped (`echo … | atrium post …` adds it); everything else is sent verbatim.
+ */
+function messageText(arg: string): string {
+  if (arg !== '-') return arg;
+  try {
+    return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  } catch (err) {
+    throw usageError(`cannot read stdin: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Message text is written by other members (reference: core rule 4): terminal
+ * control sequences in it must not reach the terminal. Newlines and tabs stay.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+function printable(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '\uFFFD');
+}
+
+function client(parent: Command, nameAndArgs: string, description: string): Command {
+  return parent
+    .command(nameAndArgs)
+    .description(description)
+    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
+    .option('--json', "print the server's JSON response instead of text");
+}
+
+function nonNegativeInteger(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}

@@ -1,0 +1,198 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { callOperation, resolveTarget } from './api.js';
+import { usageError } from './errors.js';
+import { printJson, printRecord, printTable, say, time } from './output.js';
+
+interface Options {
+  host?: string;
+  json?: boolean;
+}
+
+interface Completion {
+  worker: string;
+  worker_principal: string | null;
+  completer: string;
+  completer_principal: string | null;
+  assurance: string;
+  required_assurance: string;
+  completed_ts: string;
+}
+
+interface Task {
+  id: number;
+  space: string;
+  kind: string;
+  title: string;
+  body: string;
+  status: string;
+  created_by: string;
+  claimant: string | null;
+  completion: Completion | null;
+  created_ts: string;
+  updated_ts: string;
+}
+
+interface Message {
+  id: number;
+  author: string;
+  body: string;
+  created_ts: string;
+}
+
+const MOVES = {
+  claim: 'claim an open task; you become its claimant',
+  release: 'give up a claim (the claimant, or an Owner/Host session)',
+  submit: 'submit the work on a task you claimed',
+  complete: "complete a submitted task; the Space's review policy and the task kind decide who may",
+  reopen: 'reopen a completed or cancelled task (its creator, or an Owner/Host session)',
+  cancel: 'cancel an open, claimed or submitted task (its creator, or an Owner/Host session)',
+} as const;
+
+/** `atrium tasks …` (docs/tasks.md): the task operations over the public API. */
+export function registerTasks(program: Command): void {
+  const tasks = program.command('tasks').description("list, create and move a Space's tasks, and discuss them");
+
+  client(tasks, 'list <slug>', "list a Space's tasks, newest first")
+    .option('--status <status>', 'open, claimed, submitted, completed or cancelled')
+    .option('--kind <kind>', 'general, evidence, merge, production or pin_proposal')
+    .option('--claimant <handle>', 'only tasks this member holds the claim on')
+    .option('--before <id>', 'only tasks with a smaller id (the next page)', positiveInteger)
+    .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
+    .action(async (slug: string, opts: Options & { status?: string; kind?: string; claimant?: string; before?: number; limit?: number }) => {
+      const { body } = await callOperation<{ tasks: Task[] }>(resolveTarget(opts.host), 'list_tasks', {
+        params: { slug },
+        query: { status: opts.status, kind: opts.kind, claimant: opts.claimant, before: opts.before, limit: opts.limit },
+      });
+      if (opts.json) return printJson(body);
+      printTable(
+        ['ID', 'KIND', 'STATUS', 'CLAIMANT', 'CREATED BY', 'TITLE'],
+        body.tasks.map((t) => [t.id, t.kind, t.status, t.claimant, t.created_by, oneLine(t.title)]),
+        `No tasks in ${slug}.`,
+      );
+    });
+
+  client(tasks, 'create <slug>', 'create a task')
+    .requiredOption('--kind <kind>', 'general, evidence, merge or production')
+    .requiredOption('--title <text>', '1-200 characters')
+    .option('--body <markdown>', 'the description, at most 20000 characters')
+    .option('--body-file <path>', 'read the description from a file (- for stdin)')
+    .action(async (slug: string, opts: Options & { kind: string; title: string; body?: string; bodyFile?: string }) => {
+      if (opts.body !== undefined && opts.bodyFile !== undefined) throw usageError('use either --body or --body-file, not both');
+      const text = opts.bodyFile !== undefined ? readText(opts.bodyFile) : opts.body;
+      const { body } = await callOperation<Task>(resolveTarget(opts.host), 'create_task', {
+        params: { slug },
+        body: { kind: opts.kind, title: opts.title, ...(text !== undefined ? { body: text } : {}) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Created task ${body.id} (${body.kind}) in ${body.space}.`);
+    });
+
+  client(tasks, 'get <slug> <id>', 'show one task, with its completion provenance').action(async (slug: string, id: string, opts: Options) => {
+    const { body } = await callOperation<Task>(resolveTarget(opts.host), 'get_task', { params: { slug, id } });
+    if (opts.json) return printJson(body);
+    printTask(body);
+  });
+
+  for (const [verb, description] of Object.entries(MOVES)) {
+    client(tasks, `${verb} <slug> <id>`, description).action(async (slug: string, id: string, opts: Options) => {
+      const { body } = await callOperation<Task>(resolveTarget(opts.host), `${verb}_task`, { params: { slug, id } });
+      if (opts.json) return printJson(body);
+      say(summary(body));
+    });
+  }
+
+  client(tasks, 'discuss <slug> <id> <body>', "post a message to a task's discussion (Markdown; - reads stdin)").action(
+    async (slug: string, id: string, text: string, opts: Options) => {
+      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'post_task_message', {
+        params: { slug, id },
+        body: { body: text === '-' ? readText('-') : text },
+      });
+      if (opts.json) return printJson(body);
+      say(`Posted message ${body.id} to the discussion of task ${id} in ${slug}.`);
+    },
+  );
+
+  client(tasks, 'discussion <slug> <id>', "read a task's discussion, newest first")
+    .option('--before <id>', 'only messages with a smaller id (the next page)', positiveInteger)
+    .option('--limit <n>', 'at most this many (1-200, default 50)', positiveInteger)
+    .action(async (slug: string, id: string, opts: Options & { before?: number; limit?: number }) => {
+      const { body } = await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_task_messages', {
+        params: { slug, id },
+        query: { before: opts.before, limit: opts.limit },
+      });
+      if (opts.json) return printJson(body);
+      printTable(
+        ['ID', 'AUTHOR', 'POSTED', 'MESSAGE'],
+        body.messages.map((m) => [m.id, m.author, time(m.created_ts), oneLine(m.body)]),
+        `No messages about task ${id}.`,
+      );
+    });
+}
+
+function client(parent: Command, nameAndArgs: string, description: string): Command {
+  return parent
+    .command(nameAndArgs)
+    .description(description)
+    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
+    .option('--json', "print the server's JSON response instead of text");
+}
+
+function summary(t: Task): string {
+  const c = t.completion;
+  if (t.status === 'completed' && c) {
+    return `Task ${t.id} is completed by ${c.completer}: work by ${c.worker}, assurance ${c.assurance} (required ${c.required_assurance}).`;
+  }
+  return `Task ${t.id} is now ${t.status}${t.claimant ? ` (claimant ${t.claimant})` : ''}.`;
+}
+
+function printTask(t: Task): void {
+  const c = t.completion;
+  const principal = (handle: string, p: string | null) => (p === handle ? handle : `${handle} (principal ${p ?? 'unknown'})`);
+  printRecord([
+    ['id', t.id],
+    ['space', t.space],
+    ['kind', t.kind],
+    ['status', t.status],
+    ['title', plain(t.title)],
+    ['created by', t.created_by],
+    ['claimant', t.claimant],
+    ...(c
+      ? ([
+          ['worker', principal(c.worker, c.worker_principal)],
+          ['completer', principal(c.completer, c.completer_principal)],
+          ['assurance', `${c.assurance} (required ${c.required_assurance})`],
+          ['completed', time(c.completed_ts)],
+        ] as Array<[string, string]>)
+      : []),
+    ['created', time(t.created_ts)],
+    ['updated', time(t.updated_ts)],
+    ['body', plain(t.body)],
+  ]);
+}
+
+/**
+ * Task text is written by members (reference: core rule 4): terminal control
+ * sequences in it must not reach the terminal. Newlines and tabs stay.
+ */
+function plain(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
+}
+
+function oneLine(text: string): string {
+  return plain(text).replace(/\s+/g, ' ').trim();
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw usageError(`cannot read ${path === '-' ? 'stdin' : path}: ${(err as Error).message}`);
+  }
+}

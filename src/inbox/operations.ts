@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { DEFAULT_FEED_LIMIT, FeedQuery } from '../events/schemas.js';
+import { defineOperation } from '../operations/operation.js';
+import { readInbox } from './service.js';
+
+export const listInboxEvents = defineOperation({
+  name: 'list_inbox_events',
+  method: 'GET',
+  path: '/v0/me/inbox-events',
+  tag: 'Events',
+  summary: 'Read a page of your inbox: direct messages to you and mentions of you',
+  description:
+    'Events naming the caller in `member:mentioned:<handle>` (mentions and direct messages to the caller), oldest first, ' +
+    "limited to Spaces the caller may read now. Always the caller's own inbox: an operator's key never reads its agents'. " +
+    'Same cursor rules as the Space feed: resume from the returned `cursor`; an empty page keeps `since`. ' +
+    '`limit` defaults to 100, at most 500.',
+  auth: { anonymous: false, schemes: ['member_key', 'session'] },
+  query: FeedQuery,
+  success: { status: 200, description: 'One inbox page.', schema: Type.Ref('FeedPage') },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ query, actor, ctx }) => readInbox(ctx.db.kysely, actor, query.since ?? 0, query.limit ?? DEFAULT_FEED_LIMIT),
+});
+
+export const inboxOperations = [listInboxEvents];

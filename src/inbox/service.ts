@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import { readFeed, type EventQuery, type FeedPage } from '../events/feed.js';
+import type { Actor, MemberActor } from '../identity/actor.js';
+import { isOwnerOrHost, requireActiveMember } from '../roles/authority.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+
+/**
+ * The caller's inbox feed (reference: Event feeds; Feeds 1-3): events that
+ * mention the caller (subject `member:mentioned:<handle>`; a direct message names
+ * its recipient there too), oldest first, with the Space feed's cursor rules.
+ * The recipient is always the authenticated member: an operator's key reads its
+ * own inbox, never its agents' (reference: Authentication 4). Mentions are
+ * filtered by the caller's current read access to each event's Space, checked on
+ * every read, so losing access to an invite Space hides its mentions at once.
+ */
+export async function readInbox(db: Kysely<DatabaseSchema>, actor: Actor, since: number, limit: number): Promise<FeedPage> {
+  const me = requireActiveMember(actor);
+  const readable = await readableSpaces(db, me);
+  const mine = (q: EventQuery) =>
+    q.where('events.cursor', 'in', (eb) =>
+      eb
+        .selectFrom('event_subjects')
+        .select('event_subjects.cursor')
+        .where('event_subjects.subject', '=', `member:mentioned:${me.member.handle}`)
+        // Redundant with the feed's own bound, but lets the subject index drive the scan.
+        .where('event_subjects.cursor', '>', since),
+    );
+  return readFeed(db, (q) => readable(mine(q)), since, limit, actor);
+}
+
+/**
+ * Keeps the events of Spaces the caller may read now, mirroring
+ * spaces/admission.ts `canRead`: open and request Spaces, invite Spaces the
+ * caller is admitted to, and Spaces where the caller is Owner/Host.
+ */
+async function readableSpaces(db: Kysely<DatabaseSchema>, actor: MemberActor): Promise<(q: EventQuery) => EventQuery> {
+  if (await isOwnerOrHost(db, actor, { hostWideOnly: true })) return (q) => q;
+  const hosted = await hostedSpaces(db, actor);
+  const handle = actor.member.handle;
+  return (q) =>
+    q.where((eb) =>
+      eb.or([
+        eb('events.space', 'in', eb.selectFrom('spaces').select('spaces.slug').where('spaces.join_policy', '!=', 'invite')),
+        eb(
+          'events.space',
+          'in',
+          eb
+            .selectFrom('space_memberships')
+            .select('space_memberships.space')
+            .where('space_memberships.member_handle', '=', handle)
+            .where('space_memberships.state', '=', 'admitted'),
+        ),
+        ...(hosted.length > 0 ? [eb('events.space', 'in', hosted)] : []),
+      ]),
+    );
+}
+
+/** Spaces where a Space-scoped Owner/Host assignment gives the caller read access (roles/authority.ts decides). */
+async function hostedSpaces(db: Kysely<DatabaseSchema>, actor: MemberActor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('role_assignments')
+    .select('space')
+    .distinct()
+    .where('member_handle', '=', actor.member.handle)
+    .where('status', '=', 'active')
+    .where('role', 'in', ['owner', 'host'])
+    .where('space', 'is not', null)
+    .execute();
+  const hosted: string[] = [];
+  for (const { space } of rows) {
+    if (space !== null && (await isOwnerOrHost(db, actor, { space }))) hosted.push(space);
+  }
+  return hosted;
+}

@@ -1,0 +1,115 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../operations/operation.js';
+import { PROTOCOL } from '../shared/protocol.js';
+import { getSpace } from '../spaces/service.js';
+import {
+  DirectMessageBody,
+  MessageListQuery,
+  MessageListRef,
+  MessageListSchema,
+  MessageRef,
+  MessageSchema,
+  PostMessageBody,
+} from './schemas.js';
+import * as messages from './service.js';
+
+const TAG = 'Messages';
+const MEMBER = ['member_key', 'session'] as const;
+
+const ChannelParams = Type.Object({ slug: Type.String(), channel: Type.String() }, { additionalProperties: false });
+const ConversationParams = Type.Object({ slug: Type.String(), handle: Type.String() }, { additionalProperties: false });
+const SlugParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
+
+const PAGING =
+  'Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.';
+
+export const postMessage = defineOperation({
+  name: 'post_message',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/channels/{channel}/messages',
+  tag: TAG,
+  summary: 'Post a message to a channel',
+  description:
+    'Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, ' +
+    'stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through ' +
+    'their inbox. Event `message_posted`.',
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  params: ChannelParams,
+  body: PostMessageBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The message.', schema: MessageRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction(async (tx) =>
+      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { channel: params.channel }, body.body),
+    ),
+});
+
+export const listMessages = defineOperation({
+  name: 'list_messages',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/channels/{channel}/messages',
+  tag: TAG,
+  summary: "Read a channel's messages",
+  description: `Follows read access: public for open and request Spaces; invite Spaces need current admission. ${PAGING}`,
+  auth: { anonymous: true, schemes: [...MEMBER, 'steward_key'] },
+  params: ChannelParams,
+  query: MessageListQuery,
+  success: { status: 200, description: 'One page of messages, newest first.', schema: MessageListRef },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, query, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return {
+      messages: await messages.listMessages(ctx.db.kysely, actor, space, { channel: params.channel }, query),
+      protocol: PROTOCOL,
+    };
+  },
+});
+
+export const sendDirectMessage = defineOperation({
+  name: 'send_direct_message',
+  method: 'POST',
+  path: '/v0/spaces/{slug}/direct-messages',
+  tag: TAG,
+  summary: 'Send a direct message to one member',
+  description:
+    'A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the ' +
+    'Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names ' +
+    'the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.',
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  params: SlugParams,
+  body: DirectMessageBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The direct message.', schema: MessageRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction(async (tx) =>
+      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { direct: body.to }, body.body),
+    ),
+});
+
+export const listDirectMessages = defineOperation({
+  name: 'list_direct_messages',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/direct-messages/{handle}',
+  tag: TAG,
+  summary: 'Read your direct conversation with one member',
+  description: `The caller's conversation with \`handle\` in this Space; nobody else can read it. Needs read access to the Space. ${PAGING}`,
+  auth: { anonymous: false, schemes: [...MEMBER] },
+  params: ConversationParams,
+  query: MessageListQuery,
+  success: { status: 200, description: 'One page of the conversation, newest first.', schema: MessageListRef },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, query, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return {
+      messages: await messages.listMessages(ctx.db.kysely, actor, space, { direct: params.handle }, query),
+      protocol: PROTOCOL,
+    };
+  },
+});
+
+export const messageOperations = [postMessage, listMessages, sendDirectMessage, listDirectMessages];
+export const messageSchemas = [MessageSchema, MessageListSchema];

@@ -1,0 +1,32 @@
+import type { Selectable } from 'kysely';
+import type { MessageTable } from './tables.js';
+
+/** The wire shape of a message (src/messages/schemas.ts). */
+export interface Message {
+  id: number;
+  space: string;
+  channel: string | null;
+  task: number | null;
+  author: string;
+  body: string;
+  mentioned_members: string[];
+  direct_members?: string[];
+  created_ts: string;
+}
+
+export function toMessage(row: Selectable<MessageTable>): Message {
+  const message: Message = {
+    id: Number(row.id),
+    space: row.space,
+    channel: row.channel,
+    task: row.task_id === null ? null : Number(row.task_id),
+    author: row.author,
+    body: row.body,
+    mentioned_members: JSON.parse(row.mentioned_members) as string[],
+    created_ts: row.created_ts,
+  };
+  if (row.direct_member_a !== null && row.direct_member_b !== null) {
+    message.direct_members = [row.direct_member_a, row.direct_member_b];
+  }
+  return message;
+}

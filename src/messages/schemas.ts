@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
+import { Handle, Timestamp } from '../shared/schemas.js';
+
+/** decisions §8: a Markdown body of 1-20000 characters. */
+export const MAX_MESSAGE_BODY = 20000;
+export const DEFAULT_MESSAGE_LIMIT = 50;
+export const MAX_MESSAGE_LIMIT = 200;
+
+export const MessageSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, description: 'Host-wide message id.' }),
+    space: Type.String(),
+    channel: Type.Union([Type.String(), Type.Null()], { description: 'The channel; null for direct and task messages.' }),
+    task: Type.Union([Type.Integer(), Type.Null()], { description: 'The task whose discussion holds it; null otherwise.' }),
+    author: Type.String(),
+    body: UntrustedText({ minLength: 1, maxLength: MAX_MESSAGE_BODY, description: 'Markdown, verbatim.' }),
+    mentioned_members: Type.Array(Type.String(), {
+      description: 'Active members the body mentions, resolved when it was posted; for a direct message, the other participant.',
+    }),
+    direct_members: Type.Optional(
+      Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: 'Direct messages only: the two participants, sorted.' }),
+    ),
+    created_ts: Timestamp,
+  },
+  { $id: 'Message', additionalProperties: false },
+);
+
+export const MessageListSchema = Type.Object(
+  {
+    messages: Type.Array(Type.Ref('Message'), { description: 'Newest first.' }),
+    protocol: Type.String(),
+  },
+  { $id: 'MessageList', additionalProperties: false },
+);
+
+/** `$ref`s for operations that return messages (task discussions reuse them). */
+export const MessageRef = Type.Ref('Message');
+export const MessageListRef = Type.Ref('MessageList');
+
+export const MessageBodyText = Type.String({ minLength: 1, maxLength: MAX_MESSAGE_BODY, description: 'Markdown, 1-20000 characters.' });
+
+/** `POST …/messages`: `{body}`. */
+export const PostMessageBody = Type.Object({ body: MessageBodyText }, { additionalProperties: false });
+
+export const DirectMessageBody = Type.Object(
+  { to: Handle, body: MessageBodyText },
+  { additionalProperties: false },
+);
+
+/** `GET …/messages`: newest first; `before` is an exclusive message id. */
+export const MessageListQuery = Type.Object(
+  {
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only messages with a lower id (exclusive): the last id of the previous page.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MESSAGE_LIMIT, default: DEFAULT_MESSAGE_LIMIT })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,194 @@
+/**
+ * Messages (decisions §8; docs/messages.md). One message is posted to exactly
+ * one target: a channel, a direct conversation with one other member, or a
+ * task's discussion. Other capabilities post and list through this API:
+ *
+ *   postMessage(tx, actor, space, target, body): Promise<Message>
+ *   listMessages(db, actor, space, target, { before?, limit? }): Promise<Message[]>
+ *
+ *   target: { channel: name } | { direct: other member's handle } | { task: id }
+ *
+ * Both do everything except the caller's own target checks. `postMessage`
+ * checks the Space action gate (`requireAct`, 401/403), that the Space is active
+ * (409) and the body (422), resolves mentions, stores the message and emits
+ * `message_posted` in the caller's transaction. `listMessages` checks read access
+ * and answers newest first (`before`: exclusive id; `limit` default 50, max 200).
+ * A `{ channel }` target must exist (404) and a `{ direct }` one must be a member
+ * who can act in the Space (unknown 422, unable 403; listing: unknown 404). A
+ * `{ task }` target is not checked here at all: the tasks capability checks that
+ * the task exists in this Space and that the caller may discuss it, then calls
+ * in. Request and response schemas to reuse: src/messages/schemas.ts.
+ */
+import type { Kysely } from 'kysely';
+import { getChannel } from '../channels/records.js';
+import type { Actor, MemberActor } from '../identity/actor.js';
+import { findMember } from '../members/service.js';
+import { requireActiveMember } from '../roles/authority.js';
+import { AtriumError, forbidden, invalid, notFound } from '../shared/errors.js';
+import { requireAct, requireRead } from '../spaces/admission.js';
+import type { SpaceRecord } from '../spaces/records.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { checkBody, requireActiveSpace } from './content.js';
+import { resolveMentions } from './resolve-mentions.js';
+import { toMessage, type Message } from './records.js';
+import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT } from './schemas.js';
+
+export type { Message } from './records.js';
+
+export type MessageTarget = { channel: string } | { direct: string } | { task: number };
+
+export interface MessagePage {
+  /** Exclusive: only messages with a lower id. */
+  before?: number;
+  limit?: number;
+}
+
+/** Where a message goes, as stored. */
+interface Placement {
+  channel: string | null;
+  task_id: number | null;
+  direct: [string, string] | null;
+  mentioned: string[];
+  subject: string | null;
+}
+
+export async function postMessage(tx: Tx, actor: Actor, space: SpaceRecord, target: MessageTarget, body: string): Promise<Message> {
+  const participants = actor.kind === 'member' ? [actor.member.handle] : [];
+  if ('direct' in target) participants.push(target.direct);
+  await holdMemberships(tx, space.slug, participants);
+  const author = (await requireAct(tx.db, actor, space)).member.handle;
+  requireActiveSpace(space);
+  checkBody(body);
+  const placement = await place(tx, author, space, target, body);
+
+  const row = await tx.db
+    .insertInto('messages')
+    .values({
+      space: space.slug,
+      channel: placement.channel,
+      task_id: placement.task_id,
+      direct_member_a: placement.direct?.[0] ?? null,
+      direct_member_b: placement.direct?.[1] ?? null,
+      author,
+      body,
+      mentioned_members: JSON.stringify(placement.mentioned),
+      created_ts: tx.now.toISOString(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const message = toMessage(row);
+
+  tx.emit({
+    type: 'message_posted',
+    space: space.slug,
+    actor: { handle: author },
+    subjects: [
+      `space:${space.slug}`,
+      ...(placement.subject ? [placement.subject] : []),
+      `message:${message.id}`,
+      ...placement.mentioned.map((handle) => `member:mentioned:${handle}`),
+    ],
+    payload: {
+      message_id: message.id,
+      channel: message.channel,
+      task: message.task,
+      author,
+      body,
+      mentioned_members: placement.mentioned,
+      ...(placement.direct ? { direct_members: [...placement.direct] } : {}),
+    },
+    // A direct message is readable by its two participants only, in every feed.
+    ...(placement.direct ? { audience: [...placement.direct] } : {}),
+  });
+  return message;
+}
+
+async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, body: string): Promise<Placement> {
+  if ('channel' in target) {
+    await getChannel(tx.db, space.slug, target.channel);
+    const mentioned = await resolveMentions(tx.db, body, author);
+    return { channel: target.channel, task_id: null, direct: null, mentioned, subject: `channel:${target.channel}` };
+  }
+  if ('task' in target) {
+    const mentioned = await resolveMentions(tx.db, body, author);
+    return { channel: null, task_id: target.task, direct: null, mentioned, subject: `task:${target.task}` };
+  }
+  const other = target.direct;
+  if (other === author) throw invalid('a direct message needs another member: `to` is yourself');
+  await requireRecipient(tx.db, other, space);
+  // Only the other participant is notified: a third member named in the body
+  // could not read the message, so naming them notifies nobody (docs/messages.md).
+  return { channel: null, task_id: null, direct: conversation(author, other), mentioned: [other], subject: null };
+}
+
+/**
+ * Both participants of a direct message must be able to act in the Space. The
+ * recipient is checked with the same gate as a caller, as if signed in: a
+ * session is the credential that carries every power a member has.
+ */
+async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
+  const member = await findMember(db, handle);
+  if (!member) throw invalid(`no such member: ${handle}`);
+  const recipient: MemberActor = { kind: 'member', member, credential: { type: 'session', id: 'recipient' } };
+  try {
+    await requireAct(db, recipient, space);
+  } catch (err) {
+    if (err instanceof AtriumError && (err.status === 401 || err.status === 403)) {
+      throw forbidden(`${handle} cannot act in Space ${space.slug}, so cannot receive direct messages there`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * On PostgreSQL, holds the participants' membership rows until commit, so a
+ * removal from the Space cannot commit between the admission check and the
+ * message: it waits, and the message is ordered before it. SQLite serialises
+ * writers already.
+ */
+async function holdMemberships(tx: Tx, space: string, handles: string[]): Promise<void> {
+  if (tx.dialect !== 'postgres' || handles.length === 0) return;
+  await tx.db
+    .selectFrom('space_memberships')
+    .select('state')
+    .where('space', '=', space)
+    .where('member_handle', 'in', [...handles].sort())
+    .orderBy('member_handle')
+    .forShare()
+    .execute();
+}
+
+function conversation(a: string, b: string): [string, string] {
+  return a < b ? [a, b] : [b, a];
+}
+
+export async function listMessages(
+  db: Kysely<DatabaseSchema>,
+  actor: Actor,
+  space: SpaceRecord,
+  target: MessageTarget,
+  page: MessagePage = {},
+): Promise<Message[]> {
+  let query = db.selectFrom('messages').selectAll().where('space', '=', space.slug);
+  if ('direct' in target) {
+    const me = requireActiveMember(actor).member.handle;
+    await requireRead(db, actor, space);
+    if (!(await findMember(db, target.direct))) throw notFound(`no such member: ${target.direct}`);
+    if (target.direct === me) throw invalid('a direct conversation needs another member');
+    const [a, b] = conversation(me, target.direct);
+    query = query.where('direct_member_a', '=', a).where('direct_member_b', '=', b);
+  } else {
+    await requireRead(db, actor, space);
+    if ('channel' in target) {
+      await getChannel(db, space.slug, target.channel);
+      query = query.where('channel', '=', target.channel);
+    } else {
+      query = query.where('task_id', '=', target.task);
+    }
+  }
+  if (page.before !== undefined) query = query.where('id', '<', page.before);
+  const limit = Math.min(page.limit ?? DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT);
+  const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toMessage);
+}

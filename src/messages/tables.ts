@@ -1,0 +1,25 @@
+import type { Generated } from 'kysely';
+
+/**
+ * One message, posted to exactly one target: a channel, a direct conversation
+ * (two members, sorted), or a task's discussion (docs/messages.md).
+ */
+export interface MessageTable {
+  /** Host-wide integer id. */
+  id: Generated<number>;
+  space: string;
+  channel: string | null;
+  task_id: number | null;
+  direct_member_a: string | null;
+  direct_member_b: string | null;
+  author: string;
+  /** Markdown, stored verbatim. */
+  body: string;
+  /** JSON array of handles resolved when the message was posted (never reparsed). */
+  mentioned_members: string;
+  created_ts: string;
+}
+
+export interface MessagesTables {
+  messages: MessageTable;
+}

@@ -1,0 +1,27 @@
+import type { TaskStatus } from './tables.js';
+
+/**
+ * The task state table (decisions §8 names the transitions; docs/tasks.md has
+ * the table and who may make each move). A move from any other state is a 409.
+ */
+export const MOVES = {
+  claim: { from: ['open'], to: 'claimed', event: 'task_claimed' },
+  release: { from: ['claimed'], to: 'open', event: 'task_released' },
+  submit: { from: ['claimed'], to: 'submitted', event: 'task_submitted' },
+  complete: { from: ['submitted'], to: 'completed', event: 'task_completed' },
+  reopen: { from: ['completed', 'cancelled'], to: 'open', event: 'task_reopened' },
+  cancel: { from: ['open', 'claimed', 'submitted'], to: 'cancelled', event: 'task_cancelled' },
+} as const satisfies Record<string, { from: readonly TaskStatus[]; to: TaskStatus; event: string }>;
+
+export type TaskMove = keyof typeof MOVES;
+
+export const TASK_MOVES = Object.keys(MOVES) as TaskMove[];
+
+export function allowedFrom(move: TaskMove): readonly TaskStatus[] {
+  return MOVES[move].from;
+}
+
+/** "open", "open or claimed", "open, claimed or submitted". */
+export function listStates(states: readonly string[]): string {
+  return states.length <= 1 ? (states[0] ?? '') : `${states.slice(0, -1).join(', ')} or ${states.at(-1)}`;
+}

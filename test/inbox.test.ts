@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { lastCursor } from './support/events.js';
+import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+
+type Person = { handle: string; session: string };
+
+interface FeedEvent {
+  cursor: number;
+  type: string;
+  space: string | null;
+  actor: string | null;
+  subjects: string[];
+  payload: Record<string, unknown>;
+}
+
+interface Page {
+  events: FeedEvent[];
+  cursor: number;
+  protocol: string;
+}
+
+/** reference: Event feeds (`GET /v0/me/inbox-events`), Feeds 1-3, Authentication 4. */
+for (const backend of backends()) {
+  describe(`Inbox feed (${backend})`, () => {
+    let server: TestServer;
+    let alice: Person;
+    let bob: Person;
+    let carol: Person;
+    let owner: Person;
+
+    before(async () => {
+      server = await startServer(backend);
+      alice = await server.human('alice');
+      bob = await server.human('bob');
+      carol = await server.human('carol');
+      owner = await server.human('olivia', { role: 'owner' });
+      for (const [slug, join_policy] of [
+        ['plaza', 'open'],
+        ['club', 'request'],
+        ['vault', 'invite'],
+      ] as const) {
+        assert.equal((await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug, name: slug, join_policy } })).status, 201);
+        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: STEWARD_KEY })).status, 200);
+      }
+      for (const who of [alice, bob]) {
+        assert.equal((await server.request('POST', '/v0/spaces/vault/invitations', { token: owner.session, body: { member: who.handle } })).status, 201);
+        assert.equal((await server.request('POST', '/v0/spaces/vault/join', { token: who.session })).status, 200);
+      }
+      assert.equal((await server.request('POST', '/v0/spaces/club/join', { token: alice.session })).status, 202);
+      assert.equal((await server.request('POST', '/v0/spaces/club/join-requests/alice/admit', { token: owner.session })).status, 200);
+    });
+    after(() => server.stop());
+
+    const post = async (slug: string, body: string, token: string): Promise<number> => {
+      const res = await server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token, body: { body } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id;
+    };
+    const dm = async (slug: string, to: string, body: string, token: string): Promise<number> => {
+      const res = await server.request('POST', `/v0/spaces/${slug}/direct-messages`, { token, body: { to, body } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.id;
+    };
+    const inbox = async (token: string, query = ''): Promise<Page> => {
+      const res = await server.request('GET', `/v0/me/inbox-events${query}`, { token });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.protocol, 'atrium/0.1-draft');
+      return res.body;
+    };
+    const ids = (page: Page) => page.events.map((e) => e.payload.message_id);
+
+    it('holds only direct messages to the caller and mentions of the caller, oldest first', async () => {
+      const since = await lastCursor(server);
+      const mention = await post('plaza', 'hey @bob', alice.session);
+      await post('plaza', 'nobody mentioned here', alice.session);
+      await post('plaza', 'hey @carol', alice.session);
+      const toBob = await dm('plaza', 'bob', 'a secret for bob', alice.session);
+      await dm('plaza', 'alice', 'bob writes to alice', bob.session);
+      await post('plaza', 'talking about myself @bob', bob.session);
+      const inClub = await post('club', 'in the request Space @bob', alice.session);
+      const inVault = await post('vault', 'in the invite Space @bob', alice.session);
+
+      const page = await inbox(bob.session, `?since=${since}`);
+      assert.deepEqual(ids(page), [mention, toBob, inClub, inVault]);
+      assert.equal(page.cursor, page.events.at(-1)!.cursor);
+      const cursors = page.events.map((e) => e.cursor);
+      assert.deepEqual(cursors, [...cursors].sort((a, b) => a - b));
+      assert.ok(page.events.every((e) => e.type === 'message_posted' && e.subjects.includes('member:mentioned:bob')), 'mentions of bob only');
+      const [first, direct] = page.events;
+      assert.equal(first!.space, 'plaza');
+      assert.equal(first!.actor, 'alice');
+      assert.equal(first!.payload.body, 'hey @bob');
+      assert.equal(first!.payload.channel, 'general');
+      assert.deepEqual(direct!.payload.direct_members, ['alice', 'bob']);
+      assert.equal(direct!.payload.body, 'a secret for bob');
+
+      // Carol sees her mention only; alice sees the direct message bob sent her.
+      assert.deepEqual(
+        (await inbox(carol.session, `?since=${since}`)).events.map((e) => e.payload.body),
+        ['hey @carol'],
+      );
+      assert.deepEqual(
+        (await inbox(alice.session, `?since=${since}`)).events.map((e) => e.payload.body),
+        ['bob writes to alice'],
+      );
+    });
+
+    it('includes public Spaces automatically and filters private ones by current read access', async () => {
+      const since = await lastCursor(server);
+      // Carol never joined plaza or club: both are public, so their mentions reach her.
+      const open = await post('plaza', '@carol in the open Space', alice.session);
+      const request = await post('club', '@carol in the request Space', alice.session);
+      // She is not admitted to vault: mentioned, but not readable, so not in her inbox.
+      const hidden = await post('vault', '@carol in the invite Space', alice.session);
+      const vaultEvent = await server.app.ctx.db.kysely
+        .selectFrom('events')
+        .select('subjects')
+        .where('cursor', '>', since)
+        .where('space', '=', 'vault')
+        .executeTakeFirstOrThrow();
+      assert.ok(JSON.parse(vaultEvent.subjects).includes('member:mentioned:carol'), 'carol is mentioned in vault');
+      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request]);
+
+      // Admitted later: current access shows it; removed again: it disappears.
+      assert.equal((await server.request('POST', '/v0/spaces/vault/invitations', { token: owner.session, body: { member: 'carol' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/vault/join', { token: carol.session })).status, 200);
+      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request, hidden]);
+      assert.equal((await server.request('POST', '/v0/spaces/vault/members/carol/remove', { token: owner.session })).status, 200);
+      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request]);
+
+      // A Space-scoped Host reads that invite Space (with a sign-in session) without admission.
+      const hugo = await server.human('hugo', { role: 'host', space: 'vault' });
+      const forHugo = await post('vault', 'hello @hugo', alice.session);
+      const outside = await post('plaza', 'and @hugo here', alice.session);
+      assert.deepEqual(ids(await inbox(hugo.session, `?since=${since}`)), [forHugo, outside]);
+      const hugoKey = await seedMemberKey(server, 'hugo');
+      assert.deepEqual(ids(await inbox(hugoKey, `?since=${since}`)), [outside]);
+    });
+
+    it("is always the caller's own inbox: an operator's key never reads its agent's", async () => {
+      const agent = await seedAgent(server, 'alice-bot', 'alice', 'active');
+      const aliceKey = await seedMemberKey(server, 'alice');
+      const since = await lastCursor(server);
+      const forAgent = await post('plaza', 'ping @alice-bot', bob.session);
+      const forAlice = await post('plaza', 'ping @alice', bob.session);
+      const agentDm = await dm('plaza', 'alice-bot', 'direct to the agent', bob.session);
+      assert.deepEqual(ids(await inbox(agent.key, `?since=${since}`)), [forAgent, agentDm]);
+      assert.deepEqual(ids(await inbox(aliceKey, `?since=${since}`)), [forAlice]);
+      assert.deepEqual(ids(await inbox(alice.session, `?since=${since}`)), [forAlice]);
+      // No parameter names another recipient.
+      const other = await server.request('GET', `/v0/me/inbox-events?member=alice-bot`, { token: aliceKey });
+      assert.equal(other.status, 422);
+    });
+
+    it('keeps `since` on an empty page and follows the feed cursor rules', async () => {
+      const head = await inbox(bob.session, '?limit=500');
+      const empty = await inbox(bob.session, `?since=${head.cursor}`);
+      assert.deepEqual(empty.events, []);
+      assert.equal(empty.cursor, head.cursor);
+      // Events for others move the head but not bob's page.
+      await post('plaza', 'only @carol', alice.session);
+      const still = await inbox(bob.session, `?since=${head.cursor}`);
+      assert.deepEqual(still.events, []);
+      assert.equal(still.cursor, head.cursor);
+      const none = await inbox(bob.session, '?since=0&limit=1');
+      assert.equal(none.events.length, 1);
+      const rest = await inbox(bob.session, `?since=${none.cursor}&limit=500`);
+      assert.deepEqual([...none.events, ...rest.events].map((e) => e.cursor), head.events.map((e) => e.cursor));
+
+      const beyond = await server.request('GET', '/v0/me/inbox-events?since=999999999', { token: bob.session });
+      assert.equal(beyond.status, 422);
+      assert.match(beyond.body.detail, /beyond/);
+      for (const query of ['?limit=0', '?limit=501', '?since=-1', '?since=x', '?limit=']) {
+        assert.equal((await server.request('GET', `/v0/me/inbox-events${query}`, { token: bob.session })).status, 422, query);
+      }
+      assert.equal((await server.request('GET', '/v0/me/inbox-events?limit=500', { token: bob.session })).status, 200);
+    });
+
+    it('needs an active member credential', async () => {
+      const pending = await seedAgent(server, 'pending-bot', 'alice', 'pending');
+      const suspended = await server.human('sam');
+      await setMemberStatus(server, 'sam', 'suspended');
+      assert.equal((await server.request('GET', '/v0/me/inbox-events')).status, 401);
+      assert.equal((await server.request('GET', '/v0/me/inbox-events', { token: 'sk_atrium_unknown' })).status, 401);
+      assert.equal((await server.request('GET', '/v0/me/inbox-events', { token: pending.key })).status, 403);
+      assert.equal((await server.request('GET', '/v0/me/inbox-events', { token: suspended.session })).status, 403);
+      assert.equal((await server.request('GET', '/v0/me/inbox-events', { token: STEWARD_KEY })).status, 403);
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { CliRunner, type CliResult } from './support/cli.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+
+type Person = { handle: string; session: string };
+
+const BIN = fileURLToPath(new URL('../bin/atrium.js', import.meta.url));
+
+/** The `atrium` messaging commands, run as a child process against a real server. */
+for (const backend of backends()) {
+  describe(`atrium post, dm, messages, channels, inbox (${backend})`, () => {
+    let server: TestServer;
+    let cli: CliRunner;
+    let alice: Person;
+    let bob: Person;
+    let cwd: string;
+
+    before(async () => {
+      server = await startServer(backend);
+      cli = new CliRunner(server.url);
+      cwd = mkdtempSync(join(tmpdir(), 'atrium-cli-stdin-'));
+      alice = await server.human('alice');
+      bob = await server.human('bob');
+      assert.equal((await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug: 'plaza', name: 'plaza' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/plaza/approve', { token: STEWARD_KEY })).status, 200);
+    });
+    after(async () => {
+      await cli.cleanup();
+      rmSync(cwd, { recursive: true, force: true });
+      await server.stop();
+    });
+
+    /** The CLI with stdin attached (CliRunner gives its children none). */
+    const withStdin = (args: string[], token: string, input: string): Promise<CliResult> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, ...args], { env: cli.env({ ATRIUM_TOKEN: token }), cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.once('error', reject);
+        child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+        child.stdin.end(input);
+      });
+
+    it('posts to a channel (also from stdin), lists channels and reads messages back', async () => {
+      const posted = await cli.run(['post', 'plaza', 'general', 'Hello @bob, see *this*'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(posted.code, 0, posted.stderr);
+      assert.match(posted.stdout, /^Posted message \d+ to #general in plaza \(mentioned: bob\)\.\n$/);
+
+      const piped = await withStdin(['post', 'plaza', 'general', '-', '--json'], alice.session, 'line one\n\x1b[31mline two\n');
+      assert.equal(piped.code, 0, piped.stderr);
+      const message = JSON.parse(piped.stdout);
+      // One trailing newline from stdin is dropped; the rest is sent verbatim.
+      assert.equal(message.body, 'line one\n\x1b[31mline two');
+
+      const channels = await cli.run(['channels', 'plaza']);
+      assert.equal(channels.code, 0, channels.stderr);
+      assert.match(channels.stdout, /^CHANNEL\s+TOPIC/);
+      assert.match(channels.stdout, /^general\s/m);
+
+      const read = await cli.run(['messages', 'plaza', 'general']);
+      assert.equal(read.code, 0, read.stderr);
+      // Oldest of the page first; other members' text cannot drive the terminal.
+      assert.match(read.stdout, /^#\d+ {2}alice {2}\S+Z\n {2}Hello @bob, see \*this\*\n\n#\d+ {2}alice {2}\S+Z\n {2}line one\n {2}\uFFFD\[31mline two\n/);
+      assert.ok(!read.stdout.includes('\x1b'), 'no escape character reaches the terminal');
+
+      const unknown = await cli.run(['post', 'plaza', 'no-such-channel', 'hi'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /^atrium: no channel no-such-channel in Space plaza \(HTTP 404\)\n$/);
+      const anonymous = await cli.run(['post', 'plaza', 'general', 'hi']);
+      assert.equal(anonymous.code, 1);
+      assert.match(anonymous.stderr, /not logged in/);
+    });
+
+    it('prints the inbox, and follows it until Ctrl-C', async () => {
+      const dm = await cli.run(['dm', 'plaza', 'bob', 'just for you'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(dm.code, 0, dm.stderr);
+      assert.match(dm.stdout, /^Sent direct message \d+ to bob in plaza\.\n$/);
+
+      const inbox = await cli.run(['inbox'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(inbox.code, 0, inbox.stderr);
+      assert.match(inbox.stdout, /^CURSOR\s+TIME\s+SPACE\s+FROM\s+WHERE\s+MESSAGE\n/);
+      assert.match(inbox.stdout, /^\d+\s+\S+Z\s+plaza\s+alice\s+#general\s+Hello @bob, see \*this\*$/m);
+      assert.match(inbox.stdout, /^\d+\s+\S+Z\s+plaza\s+alice\s+direct\s+just for you$/m);
+      const json = await cli.run(['inbox', '--json'], { ATRIUM_TOKEN: bob.session });
+      assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', '/v0/me/inbox-events', { token: bob.session })).body);
+      const empty = await cli.run(['inbox'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(empty.stdout, 'Nothing new.\n');
+
+      const follower = cli.spawn(['inbox', '--follow', '--interval', '0.2'], { ATRIUM_TOKEN: bob.session });
+      await follower.waitForStdout(/just for you/);
+      const again = await cli.run(['post', 'plaza', 'general', '@bob are you there?'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(again.code, 0, again.stderr);
+      await follower.waitForStdout(/#general\s+@bob are you there\?/);
+      follower.child.kill('SIGINT');
+      const done = await follower.exited;
+      assert.equal(done.code, 0, done.stderr);
+      assert.equal(done.stdout.match(/just for you/g)?.length, 1, 'each event is printed once');
+
+      const conversation = await cli.run(['messages', 'plaza', '--with', 'alice', '--json'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(conversation.code, 0, conversation.stderr);
+      assert.deepEqual(
+        JSON.parse(conversation.stdout).messages.map((m: { body: string }) => m.body),
+        ['just for you'],
+      );
+      const both = await cli.run(['messages', 'plaza', 'general', '--with', 'alice'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(both.code, 2);
+    });
+  });
+}
