@@ -196,3 +196,41 @@ for (const backend of backends()) {
     });
   });
 }
+
+for (const backend of backends()) {
+  describe(`Unstorable text (${backend})`, () => {
+    let server: TestServer;
+    let owner: { handle: string; session: string };
+    before(async () => {
+      server = await startServer(backend);
+      owner = await server.human('nul-owner', { role: 'owner' });
+    });
+    after(() => server.stop());
+
+    it('refuses NUL and unpaired surrogates in any JSON string, before anything is written', async () => {
+      const bodies = [
+        '{"slug":"nul-space","name":"Nul","charter":"a\\u0000b"}',
+        '{"slug":"nul-space","name":"Nul","purpose":"\\ud800"}',
+        '{"slug":"nul-space","name":"Nul\\udfff"}',
+      ];
+      for (const rawBody of bodies) {
+        const res = await server.request('POST', '/v0/spaces', { token: owner.session, rawBody });
+        assert.equal(res.status, 422, rawBody);
+        assert.match(res.body.detail, /NUL|surrogate/);
+      }
+      assert.equal((await server.request('GET', '/v0/spaces/nul-space')).status, 404);
+      const paired = await server.request('POST', '/v0/spaces', {
+        token: owner.session,
+        rawBody: '{"slug":"emoji-space","name":"Emoji \\ud83c\\udf31"}',
+      });
+      assert.equal(paired.status, 201, 'a correctly paired surrogate is just an astral character');
+      assert.equal(paired.body.name, 'Emoji 🌱');
+    });
+
+    it('refuses an encoded NUL in the URL', async () => {
+      const res = await server.request('GET', '/v0/spaces/a%00b', { unchecked: true });
+      assert.equal(res.status, 422);
+      assert.deepEqual(Object.keys(res.body), ['detail']);
+    });
+  });
+}

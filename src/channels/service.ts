@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
-import { requireActiveSpace, checkText } from '../messages/content.js';
+import { requireActiveSpace } from '../messages/content.js';
 import { conflict } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import type { SpaceRecord } from '../spaces/records.js';
@@ -25,7 +25,6 @@ export async function createChannel(tx: Tx, actor: Actor, space: SpaceRecord, in
   const creator = (await requireAct(tx.db, actor, space)).member.handle;
   requireActiveSpace(space);
   const topic = input.topic ?? '';
-  checkText('topic', topic);
   if (await findChannel(tx.db, space.slug, input.name)) throw conflict(`channel ${input.name} exists in Space ${space.slug}`);
   try {
     await tx.db

@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context.js';
 import type { Actor } from '../identity/actor.js';
 import type { AnyOperation, ResponseControl } from '../operations/operation.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
+import { findUnstorableText } from '../content/text.js';
 import { AtriumError, invalid } from '../shared/errors.js';
 import { authenticate } from './authenticate.js';
 import { openApiDocumentation, routeSchema, toFastifyPath } from './openapi.js';
@@ -45,11 +46,20 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(invalid('request body is not valid JSON'), undefined);
+      return done(invalid('request body is not valid JSON'), undefined);
     }
+    const unstorable = findUnstorableText(parsed);
+    if (unstorable) return done(invalid(`${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`), undefined);
+    done(null, parsed);
+  });
+
+  // Path and query values reach the databases too; PostgreSQL cannot hold a NUL.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/i.test(request.url)) throw invalid('the URL must not contain NUL characters');
   });
 
   await app.register(cookie);
