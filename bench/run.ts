@@ -21,7 +21,7 @@ import { createHuman, getMember } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
 import { getSpace, proposeSpace, transitionSpace } from '../src/spaces/service.js';
 import { join as joinSpace, leave } from '../src/spaces/admission.js';
-import { postMessage } from '../src/messages/service.js';
+import { postMessage, prepareBody } from '../src/messages/service.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
@@ -171,7 +171,8 @@ async function seed(databaseUrl: string, dir: string): Promise<{ session: string
     const mentioner: Actor = { kind: 'member', member: await getMember(ctx.db.kysely, 'bench-a'), credential: { type: 'session', id: 'seed' } };
     const space = await getSpace(ctx.db.kysely, 'bench');
     for (let i = 0; i < 150; i++) {
-      await ctx.db.transaction((tx) => postMessage(tx, mentioner, space, { channel: 'general' }, `note ${i} for @bench-owner`));
+      const body = await prepareBody(ctx.mentions, `note ${i} for @bench-owner`);
+      await ctx.db.transaction((tx) => postMessage(tx, mentioner, space, { channel: 'general' }, body));
     }
     return { session, space: 'bench' };
   } finally {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Mailer } from './mail/mailer.js';
+import type { MentionParser } from './messages/mention-parser.js';
 import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
 
@@ -10,5 +11,7 @@ export interface AppContext {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  /** Finds mention candidates off the main thread, with a time budget. */
+  mentions: MentionParser;
   log: Logger;
 }

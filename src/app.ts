@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { createMentionParser } from './messages/mention-parser.js';
 import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
@@ -41,14 +42,17 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const mailer =
     options.mailer ??
     createMailer({ ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), from: config.mailFrom, dataDir: config.dataDir, log });
+  const mentions = createMentionParser({ timeoutMs: config.mentionParseTimeoutMs });
   return {
     config,
     db,
     clock,
     mailer,
+    mentions,
     log,
     async close() {
       mailer.close();
+      await mentions.close();
       await db.destroy();
     },
   };

@@ -20,6 +20,8 @@ export interface Config {
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
   activationPollSeconds: number;
+  /** Time budget for finding the mentions in one message (422 beyond; mention-parser.ts). */
+  mentionParseTimeoutMs: number;
   /** Directory for embedded data: the SQLite file's directory, else ./data. */
   dataDir: string;
   logLevel: string;
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
+    mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),
     dataDir: dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };

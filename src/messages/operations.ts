@@ -39,10 +39,12 @@ export const postMessage = defineOperation({
   bodyRequired: true,
   success: { status: 201, description: 'The message.', schema: MessageRef },
   errors: [401, 403, 404, 409],
-  handler: async ({ params, body, actor, ctx }) =>
-    ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { channel: params.channel }, body.body),
-    ),
+  handler: async ({ params, body, actor, ctx }) => {
+    const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
+    return ctx.db.transaction(async (tx) =>
+      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { channel: params.channel }, prepared),
+    );
+  },
 });
 
 export const listMessages = defineOperation({
@@ -83,10 +85,12 @@ export const sendDirectMessage = defineOperation({
   bodyRequired: true,
   success: { status: 201, description: 'The direct message.', schema: MessageRef },
   errors: [401, 403, 404, 409],
-  handler: async ({ params, body, actor, ctx }) =>
-    ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { direct: body.to }, body.body),
-    ),
+  handler: async ({ params, body, actor, ctx }) => {
+    const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
+    return ctx.db.transaction(async (tx) =>
+      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { direct: body.to }, prepared),
+    );
+  },
 });
 
 export const listDirectMessages = defineOperation({
@@ -113,3 +117,4 @@ export const listDirectMessages = defineOperation({
 
 export const messageOperations = [postMessage, listMessages, sendDirectMessage, listDirectMessages];
 export const messageSchemas = [MessageSchema, MessageListSchema];
+

@@ -1,16 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
-import { mentionCandidates } from './mentions.js';
 
 /**
  * The members a body mentions (reference: Events, `message_posted`): the
- * parser's candidates (plain text only: never code, links, autolinks, URLs or
+ * parser's candidates (found before the transaction, see prepareBody) (plain text only: never code, links, autolinks, URLs or
  * e-mail addresses) resolved against member identities, in first-appearance
  * order. Only active members are notified: a pending or suspended member, or an
  * unknown handle, stays text. Authors do not notify themselves.
  */
-export async function resolveMentions(db: Kysely<DatabaseSchema>, body: string, author: string): Promise<string[]> {
-  const candidates = mentionCandidates(body).filter((handle) => handle !== author);
+export async function resolveMentions(db: Kysely<DatabaseSchema>, found: readonly string[], author: string): Promise<string[]> {
+  const candidates = found.filter((handle) => handle !== author);
   if (candidates.length === 0) return [];
   const active = new Set<string>();
   // Bounded batches keep each query far below both backends' parameter limits.

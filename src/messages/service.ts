@@ -3,7 +3,8 @@
  * one target: a channel, a direct conversation with one other member, or a
  * task's discussion. Other capabilities post and list through this API:
  *
- *   postMessage(tx, actor, space, target, body): Promise<Message>
+ *   prepareBody(ctx.mentions, text): Promise<PreparedBody>   (outside any transaction)
+ *   postMessage(tx, actor, space, target, body: PreparedBody): Promise<Message>
  *   listMessages(db, actor, space, target, { before?, limit? }): Promise<Message[]>
  *
  *   target: { channel: name } | { direct: other member's handle } | { task: id }
@@ -26,10 +27,12 @@ import { findMember } from '../members/service.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { AtriumError, forbidden, invalid, notFound } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
+import { getSpace } from '../spaces/service.js';
 import type { SpaceRecord } from '../spaces/records.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
+import type { MentionParser } from './mention-parser.js';
 import { resolveMentions } from './resolve-mentions.js';
 import { toMessage, type Message } from './records.js';
 import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT } from './schemas.js';
@@ -53,14 +56,51 @@ interface Placement {
   subject: string | null;
 }
 
-export async function postMessage(tx: Tx, actor: Actor, space: SpaceRecord, target: MessageTarget, body: string): Promise<Message> {
+/**
+ * A body checked and searched for mention candidates before any transaction
+ * opens: the Markdown parse can be slow on hostile input, and must neither hold
+ * a database transaction nor block the event loop (mention-parser.ts).
+ */
+export interface PreparedBody {
+  text: string;
+  candidates: string[];
+}
+
+export async function prepareBody(parser: MentionParser, text: string): Promise<PreparedBody> {
+  checkBody(text);
+  return { text, candidates: await parser.candidates(text) };
+}
+
+/**
+ * Checks the cheap things first (the Space exists, the caller may act there),
+ * so only members who could post at all get a Markdown parse, then prepares the
+ * body. Called outside any transaction; postMessage checks again inside it,
+ * since admission may change in between.
+ */
+export async function prepareMessage(
+  ctx: { db: { kysely: Kysely<DatabaseSchema> }; mentions: MentionParser },
+  actor: Actor,
+  slug: string,
+  text: string,
+): Promise<PreparedBody> {
+  await requireAct(ctx.db.kysely, actor, await getSpace(ctx.db.kysely, slug));
+  return prepareBody(ctx.mentions, text);
+}
+
+export async function postMessage(
+  tx: Tx,
+  actor: Actor,
+  space: SpaceRecord,
+  target: MessageTarget,
+  prepared: PreparedBody,
+): Promise<Message> {
+  const body = prepared.text;
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
   await holdMemberships(tx, space.slug, participants);
   const author = (await requireAct(tx.db, actor, space)).member.handle;
   requireActiveSpace(space);
-  checkBody(body);
-  const placement = await place(tx, author, space, target, body);
+  const placement = await place(tx, author, space, target, prepared.candidates);
 
   const row = await tx.db
     .insertInto('messages')
@@ -104,14 +144,14 @@ export async function postMessage(tx: Tx, actor: Actor, space: SpaceRecord, targ
   return message;
 }
 
-async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, body: string): Promise<Placement> {
+async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, candidates: string[]): Promise<Placement> {
   if ('channel' in target) {
     await getChannel(tx.db, space.slug, target.channel);
-    const mentioned = await resolveMentions(tx.db, body, author);
+    const mentioned = await resolveMentions(tx.db, candidates, author);
     return { channel: target.channel, task_id: null, direct: null, mentioned, subject: `channel:${target.channel}` };
   }
   if ('task' in target) {
-    const mentioned = await resolveMentions(tx.db, body, author);
+    const mentioned = await resolveMentions(tx.db, candidates, author);
     return { channel: null, task_id: target.task, direct: null, mentioned, subject: `task:${target.task}` };
   }
   const other = target.direct;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
-import { listMessages, postMessage, type Message, type MessagePage } from '../messages/service.js';
+import { listMessages, postMessage, type Message, type MessagePage, type PreparedBody } from '../messages/service.js';
 import { notFound } from '../shared/errors.js';
 import { requireRead } from '../spaces/admission.js';
 import type { SpaceRecord } from '../spaces/records.js';
@@ -28,7 +28,7 @@ async function taskSpace(db: Kysely<DatabaseSchema>, actor: Actor, slug: string,
   return space;
 }
 
-export async function discussTask(tx: Tx, actor: Actor, slug: string, id: number, body: string): Promise<Message> {
+export async function discussTask(tx: Tx, actor: Actor, slug: string, id: number, body: PreparedBody): Promise<Message> {
   const space = await taskSpace(tx.db, actor, slug, id);
   return postMessage(tx, actor, space, { task: id }, body);
 }

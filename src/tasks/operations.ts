@@ -3,6 +3,7 @@ import { defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { MessageListQuery, MessageListRef, MessageRef, PostMessageBody } from '../messages/schemas.js';
 import { discussTask, taskDiscussion } from './discussion.js';
+import { prepareMessage } from '../messages/service.js';
 import { type TaskMove } from './lifecycle.js';
 import { CreateTaskBody, ListTasksQuery, SpaceParams, TaskParams, TaskRef } from './schemas.js';
 import * as tasks from './service.js';
@@ -145,8 +146,10 @@ export const postTaskMessage = defineOperation({
   bodyRequired: true,
   success: { status: 201, description: 'The message.', schema: MessageRef },
   errors: [401, 403, 404, 409],
-  handler: async ({ params, body, actor, ctx }) =>
-    ctx.db.transaction((tx) => discussTask(tx, actor, params.slug, params.id, body.body)),
+  handler: async ({ params, body, actor, ctx }) => {
+    const prepared = await prepareMessage(ctx, actor, params.slug, body.body);
+    return ctx.db.transaction((tx) => discussTask(tx, actor, params.slug, params.id, prepared));
+  },
 });
 
 export const listTaskMessages = defineOperation({
