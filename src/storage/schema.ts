@@ -7,6 +7,7 @@ import type { SpacesTables } from '../spaces/tables.js';
 import type { TasksTables } from '../tasks/tables.js';
 import type { ChannelsTables } from '../channels/tables.js';
 import type { MessagesTables } from '../messages/tables.js';
+import type { ResourcesTables } from '../resources/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -17,4 +18,5 @@ export type DatabaseSchema = MembersTables &
   ActivationsTables &
   TasksTables &
   ChannelsTables &
-  MessagesTables;
+  MessagesTables &
+  ResourcesTables;

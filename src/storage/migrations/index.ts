@@ -5,6 +5,7 @@ import * as uniqueActiveRoles from './0002-unique-active-roles.js';
 import * as clientActivations from './0003-client-activations.js';
 import * as messages from './0004-messages.js';
 import * as tasks from './0005-tasks.js';
+import * as resources from './0006-resources.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0003-client-activations': clientActivations,
   '0004-messages': messages,
   '0005-tasks': tasks,
+  '0006-resources': resources,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
