@@ -130,6 +130,20 @@ for (const backend of backends()) {
       assert.deepEqual(JSON.parse(eventsJson.stdout), (await server.request('GET', '/v0/spaces/garden/events')).body);
     });
 
+    it('never lets member-written text drive the terminal', async () => {
+      const hostile = 'Evil \u001b[2J\u001b]0;pwned\u0007 Space';
+      const proposed = await server.request('POST', '/v0/spaces', { token: owner.session, body: { slug: 'evil', name: hostile } });
+      assert.equal(proposed.status, 201);
+      const listed = await cli.run(['spaces', 'get', 'evil']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok(!listed.stdout.includes('\u001b') && !listed.stdout.includes('\u0007'), 'no escape or bell reaches the terminal');
+      assert.match(listed.stdout, /Evil \uFFFD\[2J\uFFFD\]0;pwned\uFFFD Space/);
+      const json = await cli.run(['spaces', 'get', 'evil', '--json']);
+      assert.equal(JSON.parse(json.stdout).name, hostile, '--json keeps the data exact (JSON escapes it)');
+      // Out of the default listings, which later tests compare exactly.
+      assert.equal((await server.request('POST', '/v0/spaces/evil/archive', { token: owner.session, body: {} })).status, 200);
+    });
+
     it('follows a feed, printing events that happen after it started, until Ctrl-C', async () => {
       await createSpace('pond');
       const follower = cli.spawn(['events', 'pond', '--follow', '--interval', '0.2']);

@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { followFeed, type FeedEvent, type FeedPage } from './events.js';
-import { printJson, printTable, say, time } from './output.js';
+import { printable, printJson, printTable, say, time } from './output.js';
 
 interface CommonOptions {
   host?: string;
@@ -141,16 +141,6 @@ function messageText(arg: string): string {
   } catch (err) {
     throw usageError(`cannot read stdin: ${(err as Error).message}`);
   }
-}
-
-/**
- * Message text is written by other members (reference: core rule 4): terminal
- * control sequences in it must not reach the terminal. Newlines and tabs stay.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-function printable(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '\uFFFD');
 }
 
 function client(parent: Command, nameAndArgs: string, description: string): Command {

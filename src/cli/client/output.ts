@@ -8,7 +8,19 @@ export function printJson(value: unknown): void {
 
 export function cell(value: Cell): string {
   if (value === null || value === undefined || value === '') return '-';
-  return String(value);
+  return printable(String(value));
+}
+
+/**
+ * Most of what the CLI prints was written by other members (names, purposes,
+ * message bodies; reference: core rule 4), so terminal control sequences in it
+ * must never reach the terminal: every table cell and record value passes
+ * through here. Newlines and tabs stay.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+export function printable(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '\uFFFD');
 }
 
 /** Timestamps without milliseconds: they are noise at a terminal. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
-import { printJson, printRecord, printTable, say, time } from './output.js';
+import { printable, printJson, printRecord, printTable, say, time } from './output.js';
 
 interface Options {
   host?: string;
@@ -154,7 +154,7 @@ function printTask(t: Task): void {
     ['space', t.space],
     ['kind', t.kind],
     ['status', t.status],
-    ['title', plain(t.title)],
+    ['title', printable(t.title)],
     ['created by', t.created_by],
     ['claimant', t.claimant],
     ...(c
@@ -167,21 +167,12 @@ function printTask(t: Task): void {
       : []),
     ['created', time(t.created_ts)],
     ['updated', time(t.updated_ts)],
-    ['body', plain(t.body)],
+    ['body', printable(t.body)],
   ]);
 }
 
-/**
- * Task text is written by members (reference: core rule 4): terminal control
- * sequences in it must not reach the terminal. Newlines and tabs stay.
- */
-function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '�');
-}
-
 function oneLine(text: string): string {
-  return plain(text).replace(/\s+/g, ' ').trim();
+  return printable(text).replace(/\s+/g, ' ').trim();
 }
 
 function positiveInteger(value: string): number {
