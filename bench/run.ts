@@ -22,10 +22,14 @@ import { assignRole } from '../src/roles/service.js';
 import { getSpace, proposeSpace, transitionSpace } from '../src/spaces/service.js';
 import { join as joinSpace, leave } from '../src/spaces/admission.js';
 import { postMessage, prepareBody } from '../src/messages/service.js';
+import { createResource, prepareContent } from '../src/resources/service.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
 const ROOT = new URL('..', import.meta.url).pathname;
+
+/** About 4 KiB of Markdown, a typical working document. */
+const RESOURCE_TEXT = Array.from({ length: 64 }, (_, i) => `- item ${i}: notes about **topic ${i}**, see [link](https://example.test/${i})`).join('\n');
 
 interface Result {
   name: string;
@@ -104,6 +108,25 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
         headers: { authorization: `Bearer ${seeded.session}` },
       }),
     );
+    const resourcePath = `/v0/spaces/${seeded.space}/resources/${seeded.resource}`;
+    let edit = 0;
+    results.push(
+      await run('create a Resource version (write)', {
+        url: `${base}${resourcePath}/versions`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.session}` },
+        requests: [
+          {
+            // Distinct text each time, so every version also stores a new blob.
+            setupRequest: (req: Record<string, unknown>) => {
+              edit += 1;
+              return { ...req, body: JSON.stringify({ content: `${RESOURCE_TEXT}\nEdit ${edit}.\n` }) };
+            },
+          },
+        ],
+      }),
+    );
+    results.push(await run('read a Resource (4 KiB of Markdown)', { url: base + resourcePath }));
 
     const feedFile = join(dir, 'feed.json');
     const spaceFile = join(dir, 'space.json');
@@ -128,6 +151,8 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
     print(results[1]!, basePost);
     print(results[2]!, basePost);
     print(results[3]!, baseGet);
+    print(results[4]!, basePost);
+    print(results[5]!, baseGet);
     print(baseGet, baseGet);
     print(basePost, basePost);
     console.log('');
@@ -141,9 +166,10 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
 
 /**
  * An owner with a session, an active Space whose feed holds a few hundred
- * events, three members to mention, and 150 mentions of the owner for its inbox.
+ * events, three members to mention, 150 mentions of the owner for its inbox,
+ * and one Resource of about 4 KiB of Markdown.
  */
-async function seed(databaseUrl: string, dir: string): Promise<{ session: string; space: string }> {
+async function seed(databaseUrl: string, dir: string): Promise<{ session: string; space: string; resource: string }> {
   const config = loadConfig({ ATRIUM_DATABASE_URL: databaseUrl });
   config.dataDir = dir;
   const ctx = await createContext(config, { log: createLogger('warn') });
@@ -174,7 +200,10 @@ async function seed(databaseUrl: string, dir: string): Promise<{ session: string
       const body = await prepareBody(ctx.mentions, `note ${i} for @bench-owner`);
       await ctx.db.transaction((tx) => postMessage(tx, mentioner, space, { channel: 'general' }, body));
     }
-    return { session, space: 'bench' };
+    const resource = await ctx.db.transaction((tx) =>
+      createResource(tx, owner, 'bench', { name: 'Bench notes', content: prepareContent(RESOURCE_TEXT, undefined, config.resourceMaxBytes) }),
+    );
+    return { session, space: 'bench', resource: resource.id };
   } finally {
     await ctx.close();
   }

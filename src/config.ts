@@ -22,6 +22,8 @@ export interface Config {
   activationPollSeconds: number;
   /** Time budget for finding the mentions in one message (422 beyond; mention-parser.ts). */
   mentionParseTimeoutMs: number;
+  /** Largest Markdown Resource version, in bytes of UTF-8 (422 beyond; docs/resources.md). */
+  resourceMaxBytes: number;
   /** Directory for embedded data: the SQLite file's directory, else ./data. */
   dataDir: string;
   logLevel: string;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),
+    resourceMaxBytes: parseResourceMaxBytes(env.ATRIUM_RESOURCE_MAX_BYTES ?? String(DEFAULT_RESOURCE_MAX_BYTES)),
     dataDir: dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
@@ -72,6 +75,23 @@ function parsePort(raw: string): number {
 function parsePositiveInt(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+/** 1 MiB of UTF-8: the reference leaves the Markdown Resource size open (Limits). */
+export const DEFAULT_RESOURCE_MAX_BYTES = 1024 * 1024;
+/**
+ * A version is held in memory whole (decoded, hashed, and twice over as JSON at
+ * the edge, whose body limit follows this one), so a typo such as an extra zero
+ * must not turn into a gigabyte-sized request buffer.
+ */
+export const RESOURCE_MAX_BYTES_CEILING = 64 * 1024 * 1024;
+
+function parseResourceMaxBytes(raw: string): number {
+  const value = parsePositiveInt('ATRIUM_RESOURCE_MAX_BYTES', raw);
+  if (value > RESOURCE_MAX_BYTES_CEILING) {
+    throw new ConfigError(`ATRIUM_RESOURCE_MAX_BYTES must be at most ${RESOURCE_MAX_BYTES_CEILING} (64 MiB), got ${raw}`);
+  }
   return value;
 }
 

@@ -227,6 +227,12 @@ for (const backend of backends()) {
       assert.equal(paired.body.name, 'Emoji 🌱');
     });
 
+    it('answers long path values like any other unknown record, not with an undocumented 414', async () => {
+      const long = 'a'.repeat(150);
+      assert.equal((await server.request('GET', `/v0/spaces/${long}`)).status, 404);
+      assert.equal((await server.request('POST', `/v0/spaces/${long}/approve`, { token: STEWARD_KEY })).status, 404);
+    });
+
     it('refuses an encoded NUL in the URL', async () => {
       const res = await server.request('GET', '/v0/spaces/a%00b', { unchecked: true });
       assert.equal(res.status, 422);

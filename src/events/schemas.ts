@@ -18,6 +18,9 @@ export const EventSchema = Type.Object(
         // Member-written content carried by message events (docs/messages.md): untrusted (reference: core rule 4).
         body: Type.Optional(UntrustedText({ description: '`message_posted`: the Markdown body, verbatim.' })),
         topic: Type.Optional(UntrustedText({ description: '`channel_created`: the channel topic.' })),
+        name: Type.Optional(UntrustedText({ description: 'Space and Resource events: the member-chosen name.' })),
+        reason: Type.Optional(UntrustedText({ description: 'Archive, review-policy, pin and decline events: the reason given.' })),
+        rationale: Type.Optional(UntrustedText({ description: '`pin_proposed`: the proposer’s rationale.' })),
       },
       { additionalProperties: true },
     ),

@@ -55,6 +55,31 @@ export interface EventPayloads {
     mentioned_members: string[];
     direct_members?: string[];
   };
+  // Resources (reference: Events; docs/resources.md): identifiers, the resulting
+  // name and what the content is (type, digest, size), never the content itself.
+  resource_created: {
+    resource_id: string;
+    version: number;
+    kind: string;
+    name: string;
+    mime_type: string;
+    digest: string;
+    byte_length: number;
+  };
+  resource_version_added: {
+    resource_id: string;
+    version: number;
+    name: string;
+    mime_type: string;
+    digest: string;
+    byte_length: number;
+  };
+  // Pins and pin proposals (docs/pins.md). `reason` and `rationale` are member-written,
+  // declared untrusted in the Event schema.
+  space_pins_updated: { slug: string; previous_resource_ids: string[]; resource_ids: string[]; reason: string; pin_proposal?: number };
+  pin_proposed: { id: number; resource_id: string; proposed_by: string; rationale: string };
+  pin_proposal_accepted: { id: number; resource_id: string; proposed_by: string };
+  pin_proposal_declined: { id: number; resource_id: string; proposed_by: string; reason: string };
 }
 
 export type EventType = keyof EventPayloads;

@@ -28,7 +28,10 @@ export interface HttpServerOptions {
 export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    bodyLimit: 2 * 1024 * 1024,
+    bodyLimit: requestBodyLimit(ctx.config.resourceMaxBytes),
+    // Fastify's default (100) answers longer path values with an undocumented
+    // 414; schemas bound every path value, so let them answer instead.
+    maxParamLength: 1000,
     // Router-level failures (an undecodable URL) leave as `{detail}` too.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
@@ -41,10 +44,17 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   // validator), so any other media type is a 415. An empty body is "no body"
   // (operations without input may be called with or without `{}`), malformed
   // JSON is a 422 like every other validation failure, and prototype-poisoning
-  // keys are rejected.
+  // keys are rejected. The body is decoded here rather than by Fastify, which
+  // would silently turn bytes that are not UTF-8 into U+FFFD: text is stored
+  // verbatim, so it must be exactly what the client sent (422 otherwise).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      return done(invalid('request body is not valid UTF-8'), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
     try {
@@ -73,6 +83,23 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   for (const op of opts.operations) registerOperation(app, ctx, op);
   await opts.extraRoutes?.(app);
   return app;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+const MiB = 1024 * 1024;
+
+/**
+ * 2 MiB, or twice the largest Resource version when that is configured above
+ * 1 MiB: JSON escaping of newlines, quotes and backslashes can double a text,
+ * and a version within its limit must not be refused as an oversized request.
+ */
+export function requestBodyLimit(resourceMaxBytes: number): number {
+  return Math.max(2 * MiB, 2 * resourceMaxBytes);
+}
+
+function describeBytes(bytes: number): string {
+  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes}-byte`;
 }
 
 /** The Actor each request authenticated as, set before its body is read. */
@@ -133,7 +160,6 @@ function responseControl(reply: FastifyReply, baseUrl: string, setStatus: (s: 20
 /** Clearer words for the framework's refusals a client can cause. */
 const FRAMEWORK_DETAILS: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request bodies must be JSON (content-type: application/json)',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is larger than the 2 MiB limit',
 };
 
 /** Every error leaves as `{detail}`; nothing internal (SQL, stacks) reaches a client. */
@@ -147,6 +173,10 @@ function sendError(error: FastifyError | AtriumError, request: FastifyRequest, r
     return;
   }
   const status = error.statusCode ?? 500;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    reply.code(413).send({ detail: `request body is larger than the ${describeBytes(request.routeOptions.bodyLimit)} limit` });
+    return;
+  }
   const known = FRAMEWORK_DETAILS[error.code];
   if (known) {
     reply.code(status).send({ detail: known });

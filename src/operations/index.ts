@@ -15,6 +15,10 @@ import { taskSchemas } from '../tasks/schemas.js';
 import { channelOperations, channelSchemas } from '../channels/operations.js';
 import { messageOperations, messageSchemas } from '../messages/operations.js';
 import { inboxOperations } from '../inbox/operations.js';
+import { resourceOperations } from '../resources/operations.js';
+import { resourceSchemas } from '../resources/schemas.js';
+import { pinOperations } from '../pins/operations.js';
+import { pinSchemas } from '../pins/schemas.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -30,6 +34,8 @@ export const sharedSchemas: TSchema[] = [
   ...taskSchemas,
   ...channelSchemas,
   ...messageSchemas,
+  ...resourceSchemas,
+  ...pinSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -45,6 +51,8 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...channelOperations,
     ...messageOperations,
     ...inboxOperations,
+    ...resourceOperations,
+    ...pinOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

@@ -8,6 +8,7 @@ import type { TasksTables } from '../tasks/tables.js';
 import type { ChannelsTables } from '../channels/tables.js';
 import type { MessagesTables } from '../messages/tables.js';
 import type { ResourcesTables } from '../resources/tables.js';
+import type { PinsTables } from '../pins/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -19,4 +20,5 @@ export type DatabaseSchema = MembersTables &
   TasksTables &
   ChannelsTables &
   MessagesTables &
-  ResourcesTables;
+  ResourcesTables &
+  PinsTables;

@@ -13,5 +13,9 @@ export async function hostEvents(server: TestServer, since = 0): Promise<FeedEve
 
 /** The newest cursor now, so a test can read only what its own action emitted. */
 export async function lastCursor(server: TestServer): Promise<number> {
-  return (await hostEvents(server)).at(-1)?.cursor ?? 0;
+  const head = await server.app.ctx.db.kysely
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('cursor').as('head'))
+    .executeTakeFirst();
+  return Number(head?.head ?? 0);
 }

@@ -27,8 +27,8 @@ export interface RequestOptions {
   /** Bearer token (member key, session token or steward key). */
   token?: string;
   body?: unknown;
-  /** Raw body text, sent as-is with content-type application/json. */
-  rawBody?: string;
+  /** Raw body, sent as-is with content-type application/json (a Buffer for bytes that are not UTF-8). */
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
   /** Skip the contract check (for deliberately undocumented requests). */
   unchecked?: boolean;
@@ -97,7 +97,7 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
   const request = async (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...ro.headers };
     if (ro.token) headers.authorization = `Bearer ${ro.token}`;
-    let body: string | undefined;
+    let body: string | Buffer | undefined;
     if (ro.rawBody !== undefined) body = ro.rawBody;
     else if (ro.body !== undefined) body = JSON.stringify(ro.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {

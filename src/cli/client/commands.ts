@@ -8,6 +8,8 @@ import { login, logout } from './login.js';
 import { registerMessageCommands } from './messages.js';
 import { cell, printJson, printRecord, printTable, say, time, type Cell } from './output.js';
 import { registerTasks } from './tasks.js';
+import { registerResources } from './resources.js';
+import { registerPins } from './pins.js';
 
 interface CommonOptions {
   host?: string;
@@ -109,6 +111,8 @@ export function registerClientCommands(program: Command): void {
   registerCredentials(program);
   registerTasks(program);
   registerMessageCommands(program);
+  registerResources(program);
+  registerPins(program);
 
   client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host session or steward key)")
     .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)

@@ -6,6 +6,7 @@ import * as clientActivations from './0003-client-activations.js';
 import * as messages from './0004-messages.js';
 import * as tasks from './0005-tasks.js';
 import * as resources from './0006-resources.js';
+import * as pins from './0007-pins.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0004-messages': messages,
   '0005-tasks': tasks,
   '0006-resources': resources,
+  '0007-pins': pins,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

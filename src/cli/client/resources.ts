@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { callOperation, resolveTarget } from './api.js';
+import { usageError } from './errors.js';
+import { printable, printJson, printRecord, printTable, say, time } from './output.js';
+
+interface Options {
+  host?: string;
+  json?: boolean;
+}
+
+interface Resource {
+  id: string;
+  space: string;
+  kind: string;
+  name: string;
+  current_version: number;
+  mime_type: string;
+  digest: string;
+  byte_length: number;
+  created_by: string;
+  updated_by: string;
+  created_ts: string;
+  updated_ts: string;
+  content?: string;
+}
+
+interface ResourceVersion {
+  resource_id: string;
+  version: number;
+  name: string;
+  mime_type: string;
+  digest: string;
+  byte_length: number;
+  created_by: string;
+  created_ts: string;
+  content?: string;
+}
+
+/** `atrium resources …` (docs/resources.md): versioned Markdown Resources over the public API. */
+export function registerResources(program: Command): void {
+  const resources = program.command('resources').description("list, read, create and update a Space's Markdown Resources");
+
+  client(resources, 'list <slug>', "list a Space's Resources, most recently updated first")
+    .option('--before <id>', 'only Resources listed after this one (the last id of the previous page)')
+    .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
+    .action(async (slug: string, opts: Options & { before?: string; limit?: number }) => {
+      const { body } = await callOperation<{ resources: Resource[] }>(resolveTarget(opts.host), 'list_resources', {
+        params: { slug },
+        query: { before: opts.before, limit: opts.limit },
+      });
+      if (opts.json) return printJson(body);
+      printTable(
+        ['ID', 'VERSION', 'KIND', 'BYTES', 'UPDATED', 'BY', 'NAME'],
+        body.resources.map((r) => [r.id, r.current_version, r.kind, r.byte_length, time(r.updated_ts), r.updated_by, oneLine(r.name)]),
+        `No Resources in ${slug}.`,
+      );
+    });
+
+  client(resources, 'get <slug> <id>', 'show a Resource and its Markdown (the current version unless --version)')
+    .option('--version <n>', 'show this version instead of the current one', positiveInteger)
+    .option('--raw', 'print only the Markdown, exactly as stored (for redirecting to a file)')
+    .action(async (slug: string, id: string, opts: Options & { version?: number; raw?: boolean }) => {
+      const target = resolveTarget(opts.host);
+      const { body } =
+        opts.version === undefined
+          ? await callOperation<Resource>(target, 'get_resource', { params: { slug, id } })
+          : await callOperation<ResourceVersion>(target, 'get_resource_version', { params: { slug, id, version: String(opts.version) } });
+      if (opts.json) return printJson(body);
+      const content = body.content ?? '';
+      if (opts.raw) {
+        // Verbatim into a file or pipe; a terminal still never receives control sequences.
+        process.stdout.write(process.stdout.isTTY ? printable(content) : content);
+        return;
+      }
+      printRecord([
+        ...('resource_id' in body ? versionFields(body) : resourceFields(body)),
+        ['content', printable(content)],
+      ]);
+    });
+
+  client(resources, 'create <slug> <name> <file>', 'create a Markdown Resource from a file (- reads stdin)')
+    .option('--kind <kind>', 'a label fixed at creation (default document)')
+    .action(async (slug: string, name: string, file: string, opts: Options & { kind?: string }) => {
+      const { body } = await callOperation<Resource>(resolveTarget(opts.host), 'create_resource', {
+        params: { slug },
+        body: { name, content: readMarkdown(file), ...(opts.kind !== undefined ? { kind: opts.kind } : {}) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Created Resource ${body.id} ("${oneLine(body.name)}") in ${body.space}: version 1, ${body.byte_length} bytes.`);
+    });
+
+  client(resources, 'update <slug> <id> <file>', 'add a version from a file (- reads stdin) and make it current')
+    .option('--name <name>', 'rename the Resource (the id stays)')
+    .option('--expected-version <n>', 'refuse (409) unless the current version is still this one', positiveInteger)
+    .action(async (slug: string, id: string, file: string, opts: Options & { name?: string; expectedVersion?: number }) => {
+      const { body } = await callOperation<Resource>(resolveTarget(opts.host), 'update_resource', {
+        params: { slug, id },
+        body: {
+          content: readMarkdown(file),
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+          ...(opts.expectedVersion !== undefined ? { expected_version: opts.expectedVersion } : {}),
+        },
+      });
+      if (opts.json) return printJson(body);
+      say(`Resource ${body.id} ("${oneLine(body.name)}") is now at version ${body.current_version}, ${body.byte_length} bytes.`);
+    });
+
+  client(resources, 'versions <slug> <id>', "list a Resource's versions, newest first")
+    .option('--before <n>', 'only versions older than this one (the next page)', positiveInteger)
+    .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
+    .action(async (slug: string, id: string, opts: Options & { before?: number; limit?: number }) => {
+      const { body } = await callOperation<{ versions: ResourceVersion[] }>(resolveTarget(opts.host), 'list_resource_versions', {
+        params: { slug, id },
+        query: { before: opts.before, limit: opts.limit },
+      });
+      if (opts.json) return printJson(body);
+      printTable(
+        ['VERSION', 'BYTES', 'DIGEST', 'CREATED', 'BY', 'NAME'],
+        body.versions.map((v) => [v.version, v.byte_length, shortDigest(v.digest), time(v.created_ts), v.created_by, oneLine(v.name)]),
+        `Resource ${id} has no versions.`,
+      );
+    });
+}
+
+function client(parent: Command, nameAndArgs: string, description: string): Command {
+  return parent
+    .command(nameAndArgs)
+    .description(description)
+    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
+    .option('--json', "print the server's JSON response instead of text");
+}
+
+function resourceFields(r: Resource): Array<[string, string | number]> {
+  return [
+    ['id', r.id],
+    ['space', r.space],
+    ['name', printable(r.name)],
+    ['kind', r.kind],
+    ['version', r.current_version],
+    ['type', r.mime_type],
+    ['bytes', r.byte_length],
+    ['digest', r.digest],
+    ['created', `${time(r.created_ts)} by ${r.created_by}`],
+    ['updated', `${time(r.updated_ts)} by ${r.updated_by}`],
+  ];
+}
+
+function versionFields(v: ResourceVersion): Array<[string, string | number]> {
+  return [
+    ['id', v.resource_id],
+    ['name', printable(v.name)],
+    ['version', v.version],
+    ['type', v.mime_type],
+    ['bytes', v.byte_length],
+    ['digest', v.digest],
+    ['created', `${time(v.created_ts)} by ${v.created_by}`],
+  ];
+}
+
+function shortDigest(digest: string): string {
+  return digest.slice(0, 'sha256:'.length + 12);
+}
+
+function oneLine(text: string): string {
+  return printable(text).replace(/\s+/g, ' ').trim();
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The file's text, refused when it is not UTF-8: decoding it loosely would
+ * upload U+FFFD in place of the bytes, and the server could not tell.
+ */
+function readMarkdown(path: string): string {
+  const where = path === '-' ? 'stdin' : path;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path === '-' ? 0 : path);
+  } catch (err) {
+    throw usageError(`cannot read ${where}: ${(err as Error).message}`);
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw usageError(`${where} is not UTF-8 text`);
+  }
+}
