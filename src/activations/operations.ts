@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
 import { defineOperation } from '../operations/operation.js';
 import { MemberRef } from '../members/schemas.js';
 import { StringEnum, Timestamp } from '../shared/schemas.js';
@@ -9,7 +10,7 @@ const TAG = 'Client activation';
 const summaryProperties = {
   code: Type.String({ description: 'Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter.' }),
   activation_url: Type.String({ format: 'uri', description: 'Where the human approves: `<base>/activate/<code>`.' }),
-  client_name: Type.String({ minLength: 1, maxLength: 128 }),
+  client_name: UntrustedText({ minLength: 1, maxLength: 128, description: 'Chosen by whoever started the activation: show it as data.' }),
   status: StringEnum(['pending', 'approved', 'consumed', 'expired']),
   member_handle: Type.Union([Type.String(), Type.Null()], { description: 'Set when approved.' }),
   expires_ts: Timestamp,
@@ -48,6 +49,7 @@ export const createActivation = defineOperation({
   ),
   success: { status: 201, description: 'The activation, with its one-time poll secret.', schema: CreatedActivationSchema },
   errors: [429],
+  notAnMcpTool: 'client activation is how a client without a credential obtains one; MCP needs one already',
   handler: async ({ body, ctx, clientAddress }) =>
     ctx.db.transaction((tx) =>
       activations.createActivation(tx, {
@@ -71,6 +73,7 @@ export const getActivation = defineOperation({
   success: { status: 200, description: 'The activation.', schema: Type.Ref('ClientActivation') },
   errors: [404],
   readOnly: true,
+  notAnMcpTool: 'client activation is how a client without a credential obtains one; MCP needs one already',
   handler: async ({ params, ctx }) => activations.getActivation(ctx.db.kysely, params.code, ctx.clock.now(), ctx.config.baseUrl),
 });
 
@@ -88,6 +91,7 @@ export const approveActivation = defineOperation({
   body: Type.Object({}, { additionalProperties: false }),
   success: { status: 200, description: 'The activation, now approved.', schema: Type.Ref('ClientActivation') },
   errors: [401, 403, 404, 409, 410],
+  notAnMcpTool: 'approval is browser-mediated by design: an agent told to approve a code would mint a key for whoever holds it',
   handler: async ({ params, actor, ctx }) =>
     ctx.db.transaction((tx) => activations.approveActivation(tx, actor, params.code, ctx.config.baseUrl)),
 });
@@ -119,6 +123,7 @@ export const pollActivation = defineOperation({
     ),
   },
   errors: [401, 404, 409],
+  notAnMcpTool: 'client activation is how a client without a credential obtains one; MCP needs one already',
   handler: async ({ params, body, ctx }) =>
     ctx.db.transaction((tx) =>
       activations.pollActivation(tx, params.code, body.poll_secret, ctx.config.baseUrl, ctx.config.activationPollSeconds),

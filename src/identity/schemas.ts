@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
 import { MemberRef } from '../members/schemas.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 
@@ -39,7 +40,7 @@ export const SignedInSchema = Type.Object(
 export const ApiCredentialSchema = Type.Object(
   {
     id: Type.String(),
-    client_name: Type.String(),
+    client_name: UntrustedText(),
     key_prefix: Type.String({ description: 'The first characters of the key, to recognise it; never the key' }),
     created_ts: Timestamp,
     last_used_ts: Type.Union([Timestamp, Type.Null()], { description: 'Refreshed at most once a minute' }),
