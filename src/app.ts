@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
+import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMentionParser } from './messages/mention-parser.js';
 import { allOperations, sharedSchemas } from './operations/index.js';
@@ -63,14 +64,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const ctx = await createContext(config, options);
   // The contract operation serves the document generated from the routes built here.
   const contract = { document: (): unknown => undefined };
+  const operations = allOperations(() => contract.document());
   const http = await buildHttpServer(ctx, {
-    operations: allOperations(() => contract.document()),
+    operations,
     sharedSchemas,
     extraRoutes: async (app) => {
       app.get('/healthz', { schema: { hide: true } }, async () => {
         await ctx.db.kysely.selectFrom('events').select('cursor').limit(1).execute();
         return { status: 'ok' };
       });
+      // The same operations as tools, at /v0/mcp (docs/mcp.md).
+      registerMcpEndpoint(app, ctx, { operations, sharedSchemas });
       // The web app (docs/web.md): at `/`, never shadowing the API.
       await registerWebApp(app);
     },

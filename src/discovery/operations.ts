@@ -28,12 +28,14 @@ export function discoveryOperation(endpoints: () => string[]) {
     },
     errors: [],
     readOnly: true,
+    notAnMcpTool: 'describes the REST surface; tools/list is the MCP equivalent',
     handler: async ({ ctx }) => ({
       protocol: PROTOCOL,
       links: {
         self: `${ctx.config.baseUrl}/v0`,
         openapi: `${ctx.config.baseUrl}/v0/openapi.json`,
         spaces: `${ctx.config.baseUrl}/v0/spaces`,
+        mcp: `${ctx.config.baseUrl}/v0/mcp`,
         health: `${ctx.config.baseUrl}/healthz`,
       },
       endpoints: endpoints(),
@@ -57,6 +59,7 @@ export function contractOperation(contract: () => unknown) {
     },
     errors: [],
     readOnly: true,
+    notAnMcpTool: 'describes the REST surface; tools/list is the MCP equivalent',
     handler: async () => contract() as { openapi: string },
   });
 }

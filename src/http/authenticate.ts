@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ANONYMOUS, type Actor } from '../identity/actor.js';
-import { resolveCredential, type PresentedCredential } from '../identity/credentials.js';
+import { resolveCredential, type PresentedCredential, type StewardAttempt } from '../identity/credentials.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import type { AnyOperation, CredentialScheme } from '../operations/operation.js';
 import { AtriumError, forbidden, unauthenticated } from '../shared/errors.js';
@@ -38,6 +38,14 @@ export async function authenticate(request: FastifyRequest, op: AnyOperation, ct
     if (presented.type === 'cookie' && op.auth.anonymous && err instanceof AtriumError && err.status === 401) return ANONYMOUS;
     throw err;
   });
+  return actorFor(op, resolved, ctx);
+}
+
+/**
+ * The declaration's credential rules applied to a credential already resolved:
+ * shared by every REST route and every MCP tool call, so both refuse alike.
+ */
+export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx: AppContext): Actor {
   const accepts = (scheme: CredentialScheme) => op.auth.schemes.includes(scheme);
 
   if (resolved.kind === 'steward_attempt') {

@@ -31,7 +31,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     bodyLimit: requestBodyLimit(ctx.config.resourceMaxBytes),
     // Fastify's default (100) answers longer path values with an undocumented
     // 414; schemas bound every path value, so let them answer instead.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     // Router-level failures (an undecodable URL) leave as `{detail}` too.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
@@ -48,7 +48,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   // would silently turn bytes that are not UTF-8 into U+FFFD: text is stored
   // verbatim, so it must be exactly what the client sent (422 otherwise).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     let text: string;
     try {
       text = strictUtf8.decode(body as Buffer);
@@ -62,7 +62,9 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     } catch {
       return done(invalid('request body is not valid JSON'), undefined);
     }
-    const unstorable = findUnstorableText(parsed);
+    // The MCP endpoint checks each tool call's arguments itself, so that such text
+    // is a tool error like any other invalid argument rather than a failed request.
+    const unstorable = checksOwnText(req) ? undefined : findUnstorableText(parsed);
     if (unstorable) return done(invalid(`${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`), undefined);
     done(null, parsed);
   });
@@ -86,6 +88,15 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Route config of a route that checks stored text in its own request bodies (the MCP endpoint). */
+export interface ChecksOwnTextConfig {
+  checksOwnText?: boolean;
+}
+
+function checksOwnText(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as ChecksOwnTextConfig | undefined)?.checksOwnText === true;
+}
 
 const MiB = 1024 * 1024;
 

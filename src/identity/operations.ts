@@ -73,6 +73,7 @@ export const signUpOperation = defineOperation({
   bodyRequired: true,
   success: { status: 202, description: 'A sign-in code is on its way.', schema: SentSchema },
   errors: [403, 409],
+  notAnMcpTool: 'signing up happens before a client holds a credential; MCP needs one',
   handler: async ({ body, ctx }) => {
     if (!ctx.config.openSignup) {
       throw forbidden('open sign-up is off on this host: ask an owner to add you (POST /v0/humans)');
@@ -97,6 +98,7 @@ export const requestSignInCode = defineOperation({
   bodyRequired: true,
   success: { status: 202, description: 'If the address belongs to an active human, a code is on its way.', schema: SentSchema },
   errors: [],
+  notAnMcpTool: 'signing in is for people in a browser or the CLI; an MCP client already holds its credential',
   handler: async ({ body, ctx }) => {
     const issued = await ctx.db.transaction((tx) => issueSignInCode(tx, body.email));
     mailCode(ctx, issued);
@@ -118,6 +120,7 @@ export const verifySignIn = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The new session.', schema: SignedInSchema },
   errors: [401, 403],
+  notAnMcpTool: 'it mints a session: a tool must never hand an agent the Owner/Host powers a session carries',
   handler: async ({ body, ctx, response }) => {
     const outcome = await ctx.db.transaction((tx) => verifySignInCode(tx, body.email, body.code));
     // Thrown only now, so that a counted wrong try has committed.
@@ -142,6 +145,7 @@ export const signOut = defineOperation({
   auth: SESSION_ONLY,
   success: { status: 204, description: 'Signed out.' },
   errors: [401, 403],
+  notAnMcpTool: 'it would revoke the credential the MCP client itself is configured with',
   handler: async ({ actor, ctx, response }) => {
     const caller = requireSession(actor);
     await ctx.db.transaction((tx) => revokeSession(tx, caller.credential.id));
@@ -198,6 +202,8 @@ export const revokeCredential = defineOperation({
   params: CredentialParams,
   success: { status: 200, description: 'The credential, revoked.', schema: ApiCredentialSchema },
   errors: [401, 403, 404],
+  destructive: true,
+  idempotent: true,
   handler: async ({ params, actor, ctx }) => {
     const caller = requireSession(actor);
     return ctx.db.transaction((tx) => revokeApiCredential(tx, caller.member.handle, params.id));

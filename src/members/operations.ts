@@ -73,6 +73,7 @@ function statusMove(move: MemberMove, path: string, summary: string, description
     params: MemberHandleParams,
     success: { status: 200, description: 'The member after the change.', schema: MemberRef },
     errors: [401, 403, 404, 409],
+    destructive: move === 'suspend',
     handler: async ({ params, actor, ctx }) => {
       const member = await ctx.db.transaction((tx) => moveMember(tx, actor, params.handle, move));
       return viewFor(actor, member, ctx.config.baseUrl);

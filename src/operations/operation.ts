@@ -9,7 +9,7 @@ export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429;
 
 /**
  * What an operation may do to the response beyond its body, kept free of any
- * HTTP framework so the same handler can serve MCP later.
+ * HTTP framework so the same handler serves REST and MCP (src/mcp/).
  */
 export interface ResponseControl {
   setSessionCookie(token: string, expires: Date): void;
@@ -33,8 +33,8 @@ export interface OperationInput<P, Q, B> {
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
 
 /**
- * One API operation, declared once. The REST route, its OpenAPI entry, and
- * later the MCP tool and CLI command are all derived from this declaration.
+ * One API operation, declared once. The REST route, its OpenAPI entry, the MCP
+ * tool and the CLI's calls are all derived from this declaration.
  */
 export interface Operation<
   P extends TSchema | undefined = TSchema | undefined,
@@ -67,6 +67,15 @@ export interface Operation<
   /** Documented error statuses; 422 is added wherever there is input to validate. */
   errors: ErrorStatus[];
   readOnly?: boolean;
+  /**
+   * May end, remove, revoke or overwrite something the caller cannot simply put
+   * back (MCP `destructiveHint`; docs/mcp.md). Read-only operations never are.
+   */
+  destructive?: boolean;
+  /** Repeating the same call succeeds with no further effect (MCP `idempotentHint`); implied by `readOnly`. */
+  idempotent?: boolean;
+  /** Why this operation has no MCP tool (docs/mcp.md); absent: it has one. */
+  notAnMcpTool?: string;
   handler(input: OperationInput<StaticOr<P, undefined>, StaticOr<Q, undefined>, StaticOr<B, undefined>>): Promise<StaticOr<R, void>>;
 }
 

@@ -45,6 +45,9 @@ export const setSpacePins = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The Space, with its new `pinned_resources`.', schema: SpaceRef },
   errors: [401, 403, 404, 409],
+  // Replaces the whole list; an empty list unpins everything.
+  destructive: true,
+  idempotent: true,
   handler: async ({ params, body, actor, ctx }) => {
     // Only an Owner/Host may make the server read the repository; the transaction checks again.
     await requireOwnerOrHost(ctx.db.kysely, actor, { space: (await getSpace(ctx.db.kysely, params.slug)).slug });
@@ -71,6 +74,7 @@ export const pinResource = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The Space, with its `pinned_resources`.', schema: SpaceRef },
   errors: [401, 403, 404, 409],
+  idempotent: true,
   handler: async ({ params, body, actor, ctx }) => ctx.db.transaction((tx) => pins.appendPin(tx, actor, params.slug, body)),
 });
 
@@ -204,6 +208,7 @@ export const declinePinProposal = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The proposal, `declined`.', schema: PinProposalRef },
   errors: [401, 403, 404, 409],
+  destructive: true,
   handler: async ({ params, body, actor, ctx }) =>
     ctx.db.transaction((tx) => proposals.declineProposal(tx, actor, params.slug, params.id, body.reason)),
 });

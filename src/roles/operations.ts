@@ -78,6 +78,7 @@ export const revokeRoleAssignment = defineOperation({
   params: AssignmentParams,
   success: { status: 200, description: 'The assignment, now revoked.', schema: RoleAssignmentRef },
   errors: [401, 403, 404, 409],
+  destructive: true,
   handler: async ({ params, actor, ctx }) =>
     ctx.db.transaction(async (tx) => {
       await requireHostWideOwner(tx.db, actor);

@@ -102,6 +102,7 @@ export const archiveSpace = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The Space, now archived.', schema: SpaceRef },
   errors: [401, 403, 404, 409],
+  destructive: true,
   handler: async ({ params, body, actor, ctx }) =>
     ctx.db.transaction((tx) => spaces.transitionSpace(tx, actor, params.slug, 'archive', body.reason ?? '')),
 });
@@ -119,6 +120,7 @@ export const changeReviewPolicy = defineOperation({
   bodyRequired: true,
   success: { status: 200, description: 'The Space with its new review policy.', schema: SpaceRef },
   errors: [401, 403, 404],
+  idempotent: true,
   handler: async ({ params, body, actor, ctx }) =>
     ctx.db.transaction((tx) => spaces.changeReviewPolicy(tx, actor, params.slug, body.review_policy, body.reason)),
 });
@@ -157,6 +159,7 @@ export const joinSpace = defineOperation({
     alsoStatuses: [202],
   },
   errors: [401, 403, 404, 409],
+  idempotent: true,
   handler: async ({ params, actor, ctx, response }) => {
     const view = await ctx.db.transaction((tx) => admission.join(tx, actor, params.slug));
     if (view.state === 'requested') response.setStatus(202);
@@ -174,6 +177,8 @@ export const leaveSpace = defineOperation({
   params: SlugParams,
   success: { status: 200, description: 'The membership, now `none`.', schema: MembershipRef },
   errors: [401, 403, 404, 409],
+  // In request and invite Spaces a member cannot come back on their own.
+  destructive: true,
   handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => admission.leave(tx, actor, params.slug)),
 });
 
@@ -189,6 +194,7 @@ export const inviteMember = defineOperation({
   bodyRequired: true,
   success: { status: 201, description: 'The membership, now `invited`.', schema: MembershipRef },
   errors: [401, 403, 404, 409],
+  idempotent: true,
   handler: async ({ params, body, actor, ctx }) =>
     ctx.db.transaction((tx) => admission.invite(tx, actor, params.slug, body.member)),
 });
@@ -204,6 +210,7 @@ function decide(decision: 'admit' | 'decline') {
     params: HandleParams,
     success: { status: 200, description: 'The membership after the decision.', schema: MembershipRef },
     errors: [401, 403, 404],
+    destructive: decision === 'decline',
     handler: async ({ params, actor, ctx }) =>
       ctx.db.transaction((tx) => admission.decideJoinRequest(tx, actor, params.slug, params.handle, decision)),
   });
@@ -222,6 +229,7 @@ export const removeMember = defineOperation({
   params: HandleParams,
   success: { status: 200, description: 'The membership, now `removed`.', schema: MembershipRef },
   errors: [401, 403, 404],
+  destructive: true,
   handler: async ({ params, actor, ctx }) =>
     ctx.db.transaction((tx) => admission.remove(tx, actor, params.slug, params.handle)),
 });

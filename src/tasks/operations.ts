@@ -119,6 +119,7 @@ function move(verb: TaskMove) {
     params: TaskParams,
     success: { status: 200, description: 'The task after the move.', schema: TaskRef },
     errors: [401, 403, 404, 409],
+    destructive: verb === 'cancel',
     handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => tasks.moveTask(tx, actor, params.slug, params.id, verb)),
   });
 }

@@ -10,6 +10,7 @@ import { cell, printJson, printRecord, printTable, say, time, type Cell } from '
 import { registerTasks } from './tasks.js';
 import { registerResources } from './resources.js';
 import { registerPins } from './pins.js';
+import { registerMcpConfig } from './mcp.js';
 
 interface CommonOptions {
   host?: string;
@@ -124,6 +125,7 @@ export function registerClientCommands(program: Command): void {
     });
 
   registerApi(program);
+  registerMcpConfig(program);
 }
 
 /** A command that talks to a host: every one takes `--host` and `--json`. */

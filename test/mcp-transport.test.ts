@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
+import { McpCaller, restCall } from './support/mcp.js';
+import { seedAgent, setMemberStatus } from './support/seed.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+
+/**
+ * The HTTP side of `/v0/mcp`: who may connect at all, what the route answers
+ * outside the MCP exchange, the body limit, argument validation with REST's
+ * words, and that one caller's requests never see another's state.
+ */
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+async function raw(server: TestServer, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+  const res = await fetch(`${server.url}/v0/mcp`, {
+    method: init.method ?? 'POST',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...init.headers },
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+function detailOf(res: RawResponse): string {
+  const body = JSON.parse(res.text) as { detail?: unknown };
+  assert.deepEqual(Object.keys(body), ['detail'], `an error body is {detail}: ${res.text}`);
+  assert.equal(typeof body.detail, 'string');
+  return body.detail as string;
+}
+
+for (const backend of backends()) {
+  describe(`MCP endpoint over HTTP (${backend})`, () => {
+    let server: TestServer;
+    let ada: { handle: string; session: string };
+    let agent: { handle: string; key: string };
+    let caller: McpCaller;
+
+    before(async () => {
+      server = await startServer(backend);
+      ada = await server.human('ada', { role: 'owner' });
+      agent = await seedAgent(server, 'scout', 'ada', 'active');
+      for (const slug of ['plaza']) {
+        assert.equal((await server.request('POST', '/v0/spaces', { token: ada.session, body: { slug, name: `The ${slug}` } })).status, 201);
+        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: ada.session })).status, 200);
+      }
+      caller = await McpCaller.connect(server, agent.key);
+    });
+
+    after(async () => {
+      await caller?.close();
+      await server?.stop();
+    });
+
+    it('answers a request without a bearer credential 401 with a Bearer challenge, cookies included', async () => {
+      for (const headers of [{}, { cookie: `atrium_session=${ada.session}` }] as Array<Record<string, string>>) {
+        const res = await raw(server, { headers, body: JSON.stringify(INITIALIZE) });
+        assert.equal(res.status, 401);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="atrium"');
+        assert.match(detailOf(res), /Authorization: Bearer/);
+      }
+    });
+
+    it('answers a bad bearer credential 401 with an invalid_token challenge', async () => {
+      const signedOut = await server.human('gone');
+      assert.equal((await server.request('POST', '/v0/sign-out', { token: signedOut.session })).status, 204);
+      for (const authorization of [
+        'Basic YWRhOnNlY3JldA==',
+        'Bearer sk_atrium_unknownunknownunknownunknownunknown00',
+        'Bearer not-any-key-at-all',
+        `Bearer ${signedOut.session}`,
+      ]) {
+        const res = await raw(server, { headers: { authorization }, body: JSON.stringify(INITIALIZE) });
+        assert.equal(res.status, 401, authorization);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="atrium", error="invalid_token"');
+        detailOf(res);
+      }
+    });
+
+    it('refuses the steward key: no tool can act with steward powers', async () => {
+      const res = await raw(server, { headers: { authorization: `Bearer ${STEWARD_KEY}` }, body: JSON.stringify(INITIALIZE) });
+      assert.equal(res.status, 403);
+      assert.equal(res.headers.get('www-authenticate'), null);
+      assert.match(detailOf(res), /steward key is not accepted over MCP/);
+      await assert.rejects(McpCaller.connect(server, STEWARD_KEY), (err: unknown) => err instanceof StreamableHTTPError && err.code === 403);
+    });
+
+    it('refuses a suspended member at once, and serves it again when reinstated', async () => {
+      const member = await seedAgent(server, 'sleeper', 'ada', 'active');
+      const connected = await McpCaller.connect(server, member.key);
+      assert.equal((await connected.ok('get_me', {})).result.isError, undefined);
+      await setMemberStatus(server, 'sleeper', 'suspended');
+      // Stateless: every request authenticates again, so the open connection is refused too.
+      await assert.rejects(connected.call('get_me', {}), (err: unknown) => err instanceof StreamableHTTPError && err.code === 403);
+      await assert.rejects(McpCaller.connect(server, member.key), (err: unknown) => err instanceof StreamableHTTPError && err.code === 403);
+      const res = await raw(server, { headers: { authorization: `Bearer ${member.key}` }, body: JSON.stringify(INITIALIZE) });
+      assert.equal(res.status, 403);
+      assert.equal(detailOf(res), 'member sleeper is suspended');
+      await setMemberStatus(server, 'sleeper', 'active');
+      assert.equal(((await connected.ok('get_me', {})).json as { handle: string }).handle, 'sleeper');
+      await connected.close();
+    });
+
+    it('lets a pending agent connect and list tools, and refuses its every action with 403', async () => {
+      const pending = await seedAgent(server, 'waiting', 'ada', 'pending');
+      const connected = await McpCaller.connect(server, pending.key);
+      assert.ok(connected.tools.size > 0);
+      assert.deepEqual(await connected.refused('post_message', { slug: 'plaza', channel: 'general', body: 'hi' }), {
+        status: 403,
+        detail: 'member waiting is pending approval',
+      });
+      await connected.close();
+    });
+
+    it('is stateless: no session id, GET and DELETE are 405, and each request is answered on its own', async () => {
+      const res = await raw(server, { headers: { authorization: `Bearer ${agent.key}` }, body: JSON.stringify(INITIALIZE) });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('mcp-session-id'), null);
+      assert.equal((JSON.parse(res.text) as { result: { serverInfo: { name: string } } }).result.serverInfo.name, 'atrium');
+      for (const method of ['GET', 'DELETE']) {
+        const refused = await raw(server, { method, headers: { authorization: `Bearer ${agent.key}` } });
+        assert.equal(refused.status, 405, method);
+        assert.equal(refused.headers.get('allow'), 'POST');
+        detailOf(refused);
+        assert.equal((await raw(server, { method })).status, 401, `${method} without a credential`);
+      }
+    });
+
+    it("never mixes two callers' answers, however their requests interleave", async () => {
+      const other = await McpCaller.connect(server, ada.session);
+      const calls = Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? caller : other));
+      const answers = await Promise.all(calls.map((c) => c.ok('get_me', {})));
+      answers.forEach((a, i) => assert.equal((a.json as { handle: string }).handle, calls[i] === caller ? 'scout' : 'ada'));
+      await other.close();
+    });
+
+    it("enforces Atrium's body limit, media type and JSON parsing, after authentication", async () => {
+      const huge = JSON.stringify({ ...INITIALIZE, padding: 'x'.repeat(2 * 1024 * 1024) });
+      const tooLarge = await raw(server, { headers: { authorization: `Bearer ${agent.key}` }, body: huge });
+      assert.equal(tooLarge.status, 413);
+      const rest = await server.request('POST', '/v0/spaces/plaza/resources', { token: agent.key, rawBody: huge });
+      assert.equal(detailOf(tooLarge), rest.body.detail, 'the same limit and words as REST');
+      assert.equal((await raw(server, { body: huge })).status, 401, 'no credential: refused before the body is read');
+
+      const plain = await raw(server, { headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'text/plain' }, body: 'hello' });
+      assert.equal(plain.status, 415);
+      detailOf(plain);
+      for (const body of ['', '{"jsonrpc": ']) {
+        const bad = await raw(server, { headers: { authorization: `Bearer ${agent.key}` }, body });
+        assert.equal(bad.status, 422, JSON.stringify(body));
+        detailOf(bad);
+      }
+    });
+
+    it('takes a Resource of the largest allowed size, and refuses one byte more like REST', async () => {
+      const max = server.app.ctx.config.resourceMaxBytes;
+      const created = await caller.ok('create_resource', { slug: 'plaza', name: 'Big', content: 'a'.repeat(max) });
+      assert.equal((created.json as { current_version: number }).current_version, 1);
+      const args = { slug: 'plaza', name: 'Too big', content: 'a'.repeat(max + 1) };
+      const refused = await caller.refused('create_resource', args);
+      assert.equal(refused.status, 422);
+      const rest = await restCall(server, agent.key, 'create_resource', args);
+      assert.deepEqual({ status: rest.status, detail: rest.body.detail }, refused);
+    });
+
+    it("validates arguments as strictly as REST and answers REST's 422 detail as a tool error", async () => {
+      const cases: Array<[string, Record<string, unknown>]> = [
+        ['post_message', { slug: 'plaza', channel: 'general' }],
+        ['post_message', { slug: 'plaza', channel: 'general', body: '' }],
+        ['post_message', { slug: 'plaza', channel: 'general', body: 42 }],
+        ['post_message', { slug: 'plaza', channel: 'general', body: 'nul \u0000 inside' }],
+        ['create_resource', { slug: 'plaza', name: 'N', content: 'x', colour: 'red' }],
+        ['list_event_page', { slug: 'plaza', limit: 501 }],
+        ['list_event_page', { slug: 'plaza', since: 'yesterday' }],
+        ['list_event_page', { slug: 'plaza', since: 0, colour: 'red' }],
+        ['get_task', { slug: 'plaza', id: 'abc' }],
+        ['get_space', { slug: 'pla\u0000za' }],
+        ['create_task', { slug: 'plaza', kind: 'chore', title: 'T' }],
+      ];
+      for (const [name, args] of cases) {
+        const refused = await caller.refused(name, args);
+        assert.equal(refused.status, 422, `${name} ${JSON.stringify(args)}: ${refused.detail}`);
+        const rest = await restCall(server, agent.key, name, args);
+        assert.deepEqual({ status: rest.status, detail: rest.body.detail }, refused, `${name} ${JSON.stringify(args)}`);
+      }
+      // As on REST, a NUL in a path or query value is refused before the credential is looked at.
+      const sessionOnly = { slug: 'pla\u0000za' };
+      assert.deepEqual(await caller.refused('approve_space', sessionOnly), { status: 422, detail: 'the URL must not contain NUL characters' });
+      const rest = await restCall(server, agent.key, 'approve_space', sessionOnly);
+      assert.equal(rest.status, 422);
+      // Values arrive typed over MCP; path and query values are still coerced as REST coerces them.
+      assert.equal(((await caller.ok('list_event_page', { slug: 'plaza', limit: '2' })).json as { events: unknown[] }).events.length, 2);
+      // An operation with neither a body nor a query has nowhere to put an unknown argument.
+      assert.deepEqual(await caller.refused('get_space', { slug: 'plaza', colour: 'red' }), { status: 422, detail: 'arguments: unknown field "colour"' });
+    });
+
+    it('answers an unknown tool with a JSON-RPC error', async () => {
+      await assert.rejects(caller.call('drop_tables', {}), (err: unknown) => err instanceof McpError && err.code === -32602 && /unknown tool/.test(err.message));
+    });
+
+    it('answers an unexpected failure as a 500 tool error that leaks nothing, as REST does', async () => {
+      await sql`alter table channels rename to channels_gone`.execute(server.app.ctx.db.kysely);
+      try {
+        assert.deepEqual(await caller.refused('list_channels', { slug: 'plaza' }), { status: 500, detail: 'internal server error' });
+        const rest = await server.request('GET', '/v0/spaces/plaza/channels', { token: agent.key });
+        assert.deepEqual({ status: rest.status, detail: rest.body.detail }, { status: 500, detail: 'internal server error' });
+      } finally {
+        await sql`alter table channels_gone rename to channels`.execute(server.app.ctx.db.kysely);
+      }
+      assert.equal((await caller.ok('list_channels', { slug: 'plaza' })).result.isError, undefined);
+    });
+  });
+}
