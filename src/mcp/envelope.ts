@@ -239,6 +239,8 @@ const PROVENANCE_SCHEMA = {
   },
 };
 
+const PROVENANCE_REF = '#/$defs/atrium_provenance';
+
 function envelopeOf(text: Node): Node {
   return {
     type: 'object',
@@ -250,7 +252,9 @@ function envelopeOf(text: Node): Node {
         type: 'object',
         additionalProperties: false,
         required: ['text', 'provenance'],
-        properties: { text, provenance: structuredClone(PROVENANCE_SCHEMA) },
+        // One shared definition per tool: inlined at every untrusted field it tripled
+        // the size of `tools/list`.
+        properties: { text, provenance: { $ref: PROVENANCE_REF } },
       },
     },
   };
@@ -292,7 +296,9 @@ export function resolveSchema(schema: TSchema | object, shared: SharedSchemas): 
 export function envelopeSchema(responseSchema: object, shared: SharedSchemas): object {
   const resolved = new SchemaSet(shared).resolve(responseSchema);
   const enveloped = envelopeNodes(resolved);
-  return isObjectSchema(resolved) ? enveloped : wrapRoot(enveloped);
+  const root = isObjectSchema(resolved) ? enveloped : wrapRoot(enveloped);
+  if (!JSON.stringify(root).includes(PROVENANCE_REF)) return root;
+  return { ...root, $defs: { atrium_provenance: structuredClone(PROVENANCE_SCHEMA) } };
 }
 
 // ---------------------------------------------------------------------------
