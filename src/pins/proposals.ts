@@ -8,6 +8,7 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 import type { TaskStatus } from '../tasks/tables.js';
+import { NO_WORK } from '../tasks/lifecycle.js';
 import { isRepositoryEntry, printable } from './paths.js';
 import { resourcesInSpace } from './resources.js';
 import { DEFAULT_LIST_LIMIT, type ProposalStatus } from './schemas.js';
@@ -120,16 +121,7 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
         body: input.rationale,
         status: 'open',
         created_by: me,
-        claimant: null,
-        claimed_ts: null,
-        submitted_ts: null,
-        worker: null,
-        worker_principal: null,
-        completer: null,
-        completer_principal: null,
-        assurance: null,
-        required_assurance: null,
-        completed_ts: null,
+        ...NO_WORK,
         resource_id: resourceId,
         rationale: input.rationale,
         created_ts: ts,

@@ -25,3 +25,21 @@ export function allowedFrom(move: TaskMove): readonly TaskStatus[] {
 export function listStates(states: readonly string[]): string {
   return states.length <= 1 ? (states[0] ?? '') : `${states.slice(0, -1).join(', ')} or ${states.at(-1)}`;
 }
+
+/**
+ * The columns that record work on a task: empty on a new task, and emptied
+ * again by reopen and cancel (the provenance of a completion lives on in its
+ * `task_completed` event).
+ */
+export const NO_WORK = {
+  claimant: null,
+  claimed_ts: null,
+  submitted_ts: null,
+  worker: null,
+  worker_principal: null,
+  completer: null,
+  completer_principal: null,
+  assurance: null,
+  required_assurance: null,
+  completed_ts: null,
+} as const;

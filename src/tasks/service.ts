@@ -8,7 +8,7 @@ import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
 import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
-import { listStates, MOVES, type TaskMove } from './lifecycle.js';
+import { listStates, MOVES, NO_WORK, type TaskMove } from './lifecycle.js';
 import { assuranceOf, principalOf, refusal, requiredAssurance, satisfies, type Provenance } from './provenance.js';
 import { toTaskRecord, type TaskRecord, type TaskRow } from './records.js';
 import { DEFAULT_LIST_LIMIT } from './schemas.js';
@@ -77,16 +77,7 @@ export async function createTask(tx: Tx, actor: Actor, slug: string, input: NewT
       body,
       status: 'open',
       created_by: creator,
-      claimant: null,
-      claimed_ts: null,
-      submitted_ts: null,
-      worker: null,
-      worker_principal: null,
-      completer: null,
-      completer_principal: null,
-      assurance: null,
-      required_assurance: null,
-      completed_ts: null,
+      ...NO_WORK,
       resource_id: null,
       rationale: null,
       created_ts: ts,
@@ -212,18 +203,7 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
       if (task.created_by !== me && !(await ownerHost())) {
         throw forbidden(`only the task's creator (${task.created_by}) or an Owner/Host of Space ${slug} may ${move} task ${id}`);
       }
-      changes = {
-        claimant: null,
-        claimed_ts: null,
-        submitted_ts: null,
-        worker: null,
-        worker_principal: null,
-        completer: null,
-        completer_principal: null,
-        assurance: null,
-        required_assurance: null,
-        completed_ts: null,
-      };
+      changes = { ...NO_WORK };
       const event = { ...base, subjects: subjects(slug, id, [me, task.claimant]) };
       if (move === 'reopen') tx.emit({ ...event, type: 'task_reopened', payload: { ...common, previous_status: task.status } });
       else tx.emit({ ...event, type: 'task_cancelled', payload: { ...common, previous_status: task.status, claimant: task.claimant } });
