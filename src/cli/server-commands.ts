@@ -47,7 +47,7 @@ export function registerServerCommands(program: Command): void {
     .command('migrate')
     .description('apply database migrations and exit')
     .action(async () => {
-      const ctx = await (await loadApp()).createContext(loadConfig());
+      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
       await ctx.close();
       console.log('Database is up to date.');
     });
@@ -61,7 +61,7 @@ export function registerServerCommands(program: Command): void {
     .option('--display-name <name>', 'display name (defaults to the handle)')
     .action(async (opts: { handle: string; email: string; displayName?: string }) => {
       const { createOwner } = await import('./admin.js');
-      const ctx = await (await loadApp()).createContext(loadConfig());
+      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
       try {
         const member = await createOwner(ctx, {
           handle: opts.handle,
@@ -73,6 +73,15 @@ export function registerServerCommands(program: Command): void {
         await ctx.close();
       }
     });
+}
+
+/**
+ * One-shot commands talk to a person: their own output says what happened, so
+ * the structured log stays quiet unless ATRIUM_LOG_LEVEL asks for more.
+ */
+async function quietLog() {
+  const { createLogger } = await import('../logger.js');
+  return { log: createLogger(process.env.ATRIUM_LOG_LEVEL ?? 'warn') };
 }
 
 function describeDatabase(url: string): string {
