@@ -16,6 +16,12 @@ export interface Config {
   egressAllowCidrs: string[];
   repositoryPath: string | undefined;
   openSignup: boolean;
+  /**
+   * Which proxies to believe about the client's address (X-Forwarded-For), as
+   * Fastify's `trustProxy`: false (default), true, or the proxies' addresses/CIDRs.
+   * Per-address limits count the wrong address behind a proxy without it.
+   */
+  trustProxy: boolean | string[];
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
@@ -55,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
+    trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),
@@ -70,6 +77,13 @@ function parsePort(raw: string): number {
     throw new ConfigError(`ATRIUM_PORT must be an integer 0-65535, got ${raw}`);
   }
   return port;
+}
+
+function parseTrustProxy(raw: string): boolean | string[] {
+  const value = raw.trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function parsePositiveInt(name: string, raw: string): number {

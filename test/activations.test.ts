@@ -159,7 +159,25 @@ for (const backend of backends()) {
       const limited = await server.request('POST', '/v0/client-activations', { body: {} });
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      const spoofed = await server.request('POST', '/v0/client-activations', { body: {}, headers: { 'x-forwarded-for': '203.0.113.99' } });
+      assert.equal(spoofed.status, 429, 'X-Forwarded-For is ignored unless ATRIUM_TRUST_PROXY names the proxy');
       assert.equal(await server.app.ctx.db.kysely.selectFrom('client_activations').select('code').execute().then((r) => r.length), 3);
     });
   });
 }
+
+describe('Client activation rate limit behind a trusted proxy (sqlite)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer('sqlite', { env: { ATRIUM_ACTIVATION_RATE_LIMIT: '1', ATRIUM_TRUST_PROXY: '127.0.0.1' } });
+  });
+  after(() => server.stop());
+
+  it('counts each forwarded client address separately', async () => {
+    const from = (address: string) =>
+      server.request('POST', '/v0/client-activations', { body: {}, headers: { 'x-forwarded-for': address } });
+    assert.equal((await from('203.0.113.7')).status, 201);
+    assert.equal((await from('203.0.113.7')).status, 429, 'the same client is limited');
+    assert.equal((await from('198.51.100.9')).status, 201, 'another client behind the same proxy is not');
+  });
+});

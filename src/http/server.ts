@@ -29,6 +29,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     bodyLimit: requestBodyLimit(ctx.config.resourceMaxBytes),
+    trustProxy: ctx.config.trustProxy,
     // Fastify's default (100) answers longer path values with an undocumented
     // 414; schemas bound every path value, so let them answer instead.
     routerOptions: { maxParamLength: 1000 },
