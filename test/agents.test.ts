@@ -247,3 +247,27 @@ for (const backend of backends()) {
     });
   });
 }
+
+for (const backend of backends()) {
+  describe(`Anonymous agent registration limit (${backend})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(backend, { env: { ATRIUM_AGENT_REGISTRATION_RATE_LIMIT: '2' } });
+      await server.human('limit-operator');
+    });
+    after(() => server.stop());
+
+    it('limits anonymous registrations per address, not signed-in ones', async () => {
+      const register = (handle: string, token?: string) =>
+        server.request('POST', '/v0/agents', { body: { handle, operator: 'limit-operator' }, ...(token ? { token } : {}) });
+      assert.equal((await register('limit-bot-a')).status, 201);
+      assert.equal((await register('limit-bot-a')).status, 409, 'a refused registration is not counted');
+      assert.equal((await register('limit-bot-b')).status, 201);
+      const limited = await register('limit-bot-c');
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      assert.equal((await server.request('GET', '/v0/members/limit-bot-c')).status, 404, 'nothing was written');
+      assert.equal((await register('limit-bot-d', STEWARD_KEY)).status, 201, 'an accountable registrar is not limited');
+    });
+  });
+}

@@ -1,5 +1,6 @@
 import type { Actor } from '../identity/actor.js';
 import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import { consumeRateLimit } from '../shared/rate-limit.js';
 import { registerAgent as register } from './agents.js';
 import { moveMember, type MemberMove } from './lifecycle.js';
 import type { MemberRecord } from './records.js';
@@ -28,14 +29,29 @@ export const registerAgent = defineOperation({
   description:
     'Anonymous calls are accepted. `operator` must be the handle of a registered, active human member. ' +
     'The agent starts `pending`; its key (shown exactly once) authenticates but every action is refused with 403 ' +
-    'until an Owner/Host approves the agent. Handles are never reused, across humans and agents.',
+    'until an Owner/Host approves the agent. Handles are never reused, across humans and agents. ' +
+    'Anonymous registrations are limited per client address (ATRIUM_AGENT_REGISTRATION_RATE_LIMIT per hour, default 20): ' +
+    'beyond it 429 with Retry-After.',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
   body: RegisterAgentBody,
   bodyRequired: true,
   success: { status: 201, description: 'The pending agent, its key (shown once) and a note.', schema: AgentRegistrationSchema },
-  errors: [401, 403, 409],
-  handler: async ({ body, actor, ctx }) => {
-    const registered = await ctx.db.transaction((tx) => register(tx, actor, body));
+  errors: [401, 403, 409, 429],
+  handler: async ({ body, actor, ctx, clientAddress }) => {
+    const registered = await ctx.db.transaction(async (tx) => {
+      // Anyone may register an agent, so anonymous registration is what needs a
+      // limit; a signed-in registrar is accountable for what they create.
+      if (actor.kind === 'anonymous') {
+        await consumeRateLimit(tx, {
+          bucket: 'agent_registration',
+          key: clientAddress,
+          limit: ctx.config.agentRegistrationRateLimit,
+          windowMs: 60 * 60 * 1000,
+          detail: 'too many agent registrations from this address; try again later',
+        });
+      }
+      return register(tx, actor, body);
+    });
     return {
       member: memberView(registered.member, ctx.config.baseUrl, { private: false }),
       key: registered.key,

@@ -9,6 +9,7 @@ import type { ChannelsTables } from '../channels/tables.js';
 import type { MessagesTables } from '../messages/tables.js';
 import type { ResourcesTables } from '../resources/tables.js';
 import type { PinsTables } from '../pins/tables.js';
+import type { RateLimitsTables } from '../shared/rate-limit.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -21,4 +22,5 @@ export type DatabaseSchema = MembersTables &
   ChannelsTables &
   MessagesTables &
   ResourcesTables &
-  PinsTables;
+  PinsTables &
+  RateLimitsTables;

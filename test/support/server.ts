@@ -82,6 +82,8 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
     ATRIUM_DATABASE_URL: databaseUrl,
     ATRIUM_STEWARD_KEY: STEWARD_KEY,
+    // Suites register many agents from one loopback address; the limit has its own test.
+    ATRIUM_AGENT_REGISTRATION_RATE_LIMIT: '100000',
     ...opts.env,
   });
   config.dataDir = dir;

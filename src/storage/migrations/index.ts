@@ -7,6 +7,7 @@ import * as messages from './0004-messages.js';
 import * as tasks from './0005-tasks.js';
 import * as resources from './0006-resources.js';
 import * as pins from './0007-pins.js';
+import * as rateLimits from './0008-rate-limits.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0005-tasks': tasks,
   '0006-resources': resources,
   '0007-pins': pins,
+  '0008-rate-limits': rateLimits,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
