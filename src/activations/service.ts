@@ -5,8 +5,9 @@ import { GENERIC_CLIENT_NAME } from '../identity/api-credentials.js';
 import { toMemberRecord } from '../members/records.js';
 import { memberView, type MemberView } from '../members/schemas.js';
 import { requireActiveHuman } from '../roles/authority.js';
-import { AtriumError, conflict, gone, notFound, unauthenticated } from '../shared/errors.js';
+import { conflict, gone, notFound, unauthenticated } from '../shared/errors.js';
 import { hashSecret, newHumanCode, newSecret, normaliseHumanCode, secretsEqual } from '../shared/secrets.js';
+import { consumeRateLimit } from '../shared/rate-limit.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
@@ -74,18 +75,13 @@ export async function createActivation(
   tx: Tx,
   input: { client_name?: string; clientAddress: string; rateLimit: number; baseUrl: string; pollIntervalSeconds?: number },
 ): Promise<CreatedActivation> {
-  const windowStart = new Date(tx.now.getTime() - CREATION_WINDOW_MS).toISOString();
-  const recent = await tx.db
-    .selectFrom('client_activations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('client_address', '=', input.clientAddress)
-    .where('created_ts', '>', windowStart)
-    .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= input.rateLimit) {
-    throw new AtriumError(429, 'too many activation requests from this address; try again later', {
-      'retry-after': String(CREATION_WINDOW_MS / 1000),
-    });
-  }
+  await consumeRateLimit(tx, {
+    bucket: 'client_activation',
+    key: input.clientAddress,
+    limit: input.rateLimit,
+    windowMs: CREATION_WINDOW_MS,
+    detail: 'too many activation requests from this address; try again later',
+  });
   const pollSecret = newSecret('');
   const expires = new Date(tx.now.getTime() + ACTIVATION_LIFETIME_MS).toISOString();
   const salt = newKeySalt();
@@ -99,7 +95,8 @@ export async function createActivation(
       key_salt: salt,
       key_hash: hashSecret(key),
       key_prefix: keyPrefixOf(key),
-      client_address: input.clientAddress,
+      // Only a digest: the limiter needs no raw address at rest, and neither do we.
+      client_address: hashSecret(input.clientAddress),
       member_handle: null,
       credential_id: null,
       created_ts: tx.now.toISOString(),

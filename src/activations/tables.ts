@@ -15,7 +15,7 @@ export interface ClientActivationTable {
   /** Digest and display prefix of the key the poll will derive and deliver. */
   key_hash: string;
   key_prefix: string;
-  /** The network address that created it, for the per-client creation limit. */
+  /** SHA-256 of the network address that created it (the creation limit itself lives in rate_limit_hits). */
   client_address: string;
   member_handle: string | null;
   credential_id: string | null;
