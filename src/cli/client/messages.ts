@@ -4,30 +4,13 @@ import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { followFeed, type FeedEvent, type FeedPage } from './events.js';
 import { printable, printJson, printTable, say, time } from './output.js';
+// The wire shapes come from the server's own records, so the CLI cannot drift from them.
+import type { Channel } from '../../channels/records.js';
+import type { Message } from '../../messages/records.js';
 
 interface CommonOptions {
   host?: string;
   json?: boolean;
-}
-
-interface Channel {
-  space: string;
-  name: string;
-  topic: string;
-  created_by: string | null;
-  created_ts: string;
-}
-
-interface Message {
-  id: number;
-  space: string;
-  channel: string | null;
-  task: number | null;
-  author: string;
-  body: string;
-  mentioned_members: string[];
-  direct_members?: string[];
-  created_ts: string;
 }
 
 /** Channels, messages, direct messages and the inbox (docs/messages.md). */

@@ -3,39 +3,16 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
+import type { ResourceRecord, ResourceVersionRecord } from '../../resources/records.js';
 
 interface Options {
   host?: string;
   json?: boolean;
 }
 
-interface Resource {
-  id: string;
-  space: string;
-  kind: string;
-  name: string;
-  current_version: number;
-  mime_type: string;
-  digest: string;
-  byte_length: number;
-  created_by: string;
-  updated_by: string;
-  created_ts: string;
-  updated_ts: string;
-  content?: string;
-}
-
-interface ResourceVersion {
-  resource_id: string;
-  version: number;
-  name: string;
-  mime_type: string;
-  digest: string;
-  byte_length: number;
-  created_by: string;
-  created_ts: string;
-  content?: string;
-}
+// The wire shapes come from the server's own schemas, so the CLI cannot drift from them.
+type Resource = ResourceRecord & { content?: string };
+type ResourceVersion = ResourceVersionRecord & { content?: string };
 
 /** `atrium resources …` (docs/resources.md): versioned Markdown Resources over the public API. */
 export function registerResources(program: Command): void {
