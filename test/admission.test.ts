@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
+import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -34,9 +35,7 @@ for (const backend of backends()) {
         ['vault', 'invite'],
         ['attic', 'invite'],
       ] as const) {
-        const res = await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug, name: slug, join_policy } });
-        assert.equal(res.status, 201);
-        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: STEWARD_KEY })).status, 200);
+        await activeSpace(server, alice.session, slug, join_policy);
       }
       // A host of the invite-only Space only: Space-scoped Owner/Host powers.
       host = await server.human('hugo', { role: 'host', space: 'vault' });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { lastCursor } from './support/events.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
+import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -41,8 +42,7 @@ for (const backend of backends()) {
         ['club', 'request'],
         ['vault', 'invite'],
       ] as const) {
-        assert.equal((await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug, name: slug, join_policy } })).status, 201);
-        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: STEWARD_KEY })).status, 200);
+        await activeSpace(server, alice.session, slug, join_policy);
       }
       for (const who of [alice, bob]) {
         assert.equal((await server.request('POST', '/v0/spaces/vault/invitations', { token: owner.session, body: { member: who.handle } })).status, 201);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
+import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -42,8 +43,7 @@ for (const backend of backends()) {
         ['plaza', 'open'],
         ['vault', 'invite'],
       ] as const) {
-        assert.equal((await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug, name: slug, join_policy } })).status, 201);
-        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: STEWARD_KEY })).status, 200);
+        await activeSpace(server, alice.session, slug, join_policy);
       }
       assert.equal((await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug: 'draft', name: 'draft' } })).status, 201);
       for (const who of [alice, bob]) {
