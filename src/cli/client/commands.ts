@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { client } from './command-kit.js';
 import { callOperation, operationsByName, pathParameters, resolveTarget, type CallInput, type Target } from './api.js';
 import { readCredentials } from './credentials-file.js';
 import { usageError } from './errors.js';
@@ -129,13 +130,6 @@ export function registerClientCommands(program: Command): void {
 }
 
 /** A command that talks to a host: every one takes `--host` and `--json`. */
-function client(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent
-    .command(nameAndArgs)
-    .description(description)
-    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
-    .option('--json', "print the server's JSON response instead of text");
-}
 
 function group(program: Command, name: string, description: string): Command {
   return program.command(name).description(description);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
+import { client, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { followFeed, type FeedEvent, type FeedPage } from './events.js';
@@ -126,23 +127,12 @@ function messageText(arg: string): string {
   }
 }
 
-function client(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent
-    .command(nameAndArgs)
-    .description(description)
-    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
-    .option('--json', "print the server's JSON response instead of text");
-}
 
 function nonNegativeInteger(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
   return Number(value);
 }
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
-  return Number(value);
-}
 
 function positiveNumber(value: string): number {
   const n = Number(value);

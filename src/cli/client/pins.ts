@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { client, oneLine, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printTable, say, time } from './output.js';
@@ -147,13 +148,6 @@ export function registerPins(program: Command): void {
   });
 }
 
-function client(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent
-    .command(nameAndArgs)
-    .description(description)
-    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
-    .option('--json', "print the server's JSON response instead of text");
-}
 
 function shows(p: FrontPagePin): string {
   if (p.missing) return p.kind === 'repository' ? 'missing: not a text file on main' : 'missing';
@@ -165,11 +159,4 @@ function describePins(space: Space): string {
   return list.length === 0 ? `Nothing is pinned in ${space.slug}.` : `Pins of ${space.slug}: ${list.map((e, i) => `${i + 1}. ${printable(e)}`).join('  ')}`;
 }
 
-function oneLine(text: string): string {
-  return printable(text).replace(/\s+/g, ' ').trim();
-}
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
-  return Number(value);
-}

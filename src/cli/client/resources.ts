@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { client, oneLine, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
@@ -100,13 +101,6 @@ export function registerResources(program: Command): void {
     });
 }
 
-function client(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent
-    .command(nameAndArgs)
-    .description(description)
-    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
-    .option('--json', "print the server's JSON response instead of text");
-}
 
 function resourceFields(r: Resource): Array<[string, string | number]> {
   return [
@@ -139,14 +133,7 @@ function shortDigest(digest: string): string {
   return digest.slice(0, 'sha256:'.length + 12);
 }
 
-function oneLine(text: string): string {
-  return printable(text).replace(/\s+/g, ' ').trim();
-}
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
-  return Number(value);
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { client, oneLine, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
@@ -130,13 +131,6 @@ export function registerTasks(program: Command): void {
     });
 }
 
-function client(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent
-    .command(nameAndArgs)
-    .description(description)
-    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
-    .option('--json', "print the server's JSON response instead of text");
-}
 
 function summary(t: Task): string {
   const c = t.completion;
@@ -171,14 +165,7 @@ function printTask(t: Task): void {
   ]);
 }
 
-function oneLine(text: string): string {
-  return printable(text).replace(/\s+/g, ' ').trim();
-}
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
-  return Number(value);
-}
 
 function readText(path: string): string {
   try {

@@ -1,0 +1,21 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { printable } from './output.js';
+
+/** A client command: every one talks to a host and can print the server's JSON. */
+export function client(parent: Command, nameAndArgs: string, description: string): Command {
+  return parent
+    .command(nameAndArgs)
+    .description(description)
+    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
+    .option('--json', "print the server's JSON response instead of text");
+}
+
+/** Member-written text squeezed onto one table line, control characters made harmless. */
+export function oneLine(text: string): string {
+  return printable(text).replace(/\s+/g, ' ').trim();
+}
+
+export function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
