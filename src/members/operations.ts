@@ -1,5 +1,5 @@
 import type { Actor } from '../identity/actor.js';
-import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import { type AnyOperation, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { registerAgent as register } from './agents.js';
 import { moveMember, type MemberMove } from './lifecycle.js';
@@ -7,7 +7,6 @@ import type { MemberRecord } from './records.js';
 import { AgentRegistrationSchema, MemberHandleParams, MemberRef, memberView, RegisterAgentBody, type MemberView } from './schemas.js';
 import { getMember } from './service.js';
 
-const OWNER_HOST = ['session', 'steward_key'] as const;
 const TAG = 'Members';
 
 export const REGISTRATION_NOTE =
@@ -85,7 +84,7 @@ function statusMove(move: MemberMove, path: string, summary: string, description
     tag: TAG,
     summary,
     description: `${description} Needs the steward key or a signed-in human with a host-wide Owner or Host assignment.`,
-    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
     params: MemberHandleParams,
     success: { status: 200, description: 'The member after the change.', schema: MemberRef },
     errors: [401, 403, 404, 409],

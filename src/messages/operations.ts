@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { getSpace } from '../spaces/service.js';
 import {
@@ -14,7 +14,6 @@ import {
 import * as messages from './service.js';
 
 const TAG = 'Messages';
-const MEMBER = ['member_key', 'session'] as const;
 
 const ChannelParams = Type.Object({ slug: Type.String(), channel: Type.String() }, { additionalProperties: false });
 const ConversationParams = Type.Object({ slug: Type.String(), handle: Type.String() }, { additionalProperties: false });
@@ -33,7 +32,7 @@ export const postMessage = defineOperation({
     'Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, ' +
     'stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through ' +
     'their inbox. Event `message_posted`.',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: ChannelParams,
   body: PostMessageBody,
   bodyRequired: true,
@@ -54,7 +53,7 @@ export const listMessages = defineOperation({
   tag: TAG,
   summary: "Read a channel's messages",
   description: `Follows read access: public for open and request Spaces; invite Spaces need current admission. ${PAGING}`,
-  auth: { anonymous: true, schemes: [...MEMBER, 'steward_key'] },
+  auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
   params: ChannelParams,
   query: MessageListQuery,
   success: { status: 200, description: 'One page of messages, newest first.', schema: MessageListRef },
@@ -79,7 +78,7 @@ export const sendDirectMessage = defineOperation({
     'A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the ' +
     'Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names ' +
     'the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SlugParams,
   body: DirectMessageBody,
   bodyRequired: true,
@@ -100,7 +99,7 @@ export const listDirectMessages = defineOperation({
   tag: TAG,
   summary: 'Read your direct conversation with one member',
   description: `The caller's conversation with \`handle\` in this Space; nobody else can read it. Needs read access to the Space. ${PAGING}`,
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: ConversationParams,
   query: MessageListQuery,
   success: { status: 200, description: 'One page of the conversation, newest first.', schema: MessageListRef },

@@ -5,6 +5,15 @@ import type { Actor } from '../identity/actor.js';
 /** How a caller may authenticate (decisions §3; reference: Authentication). */
 export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
 
+/**
+ * The credential combinations operations accept, named once. "Owner/Host"
+ * powers need a signed-in session or the steward key, never an API key
+ * (decisions §4).
+ */
+export const MEMBER_CREDENTIALS: CredentialScheme[] = ['member_key', 'session'];
+export const OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 'steward_key'];
+export const ANY_CREDENTIAL: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
+
 export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429;
 
 /**

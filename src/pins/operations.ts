@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { getSpace } from '../spaces/service.js';
 import { requireOwnerOrHost } from '../roles/authority.js';
-import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import { ANY_CREDENTIAL, type AnyOperation, MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { SpaceRef } from '../spaces/schemas.js';
 import * as proposals from './proposals.js';
@@ -18,9 +18,6 @@ import {
 } from './schemas.js';
 import * as pins from './service.js';
 
-const MEMBER = ['member_key', 'session'] as const;
-const OWNER_HOST = ['session', 'steward_key'] as const;
-const ANY = ['member_key', 'session', 'steward_key'] as const;
 const TAG = 'Pins';
 
 const ACTIVE = 'Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only).';
@@ -39,7 +36,7 @@ export const setSpacePins = defineOperation({
     'relative, `/`-separated, without empty, `.`, `..` or `.git` segments, backslashes or control characters. An entry already ' +
     'pinned may stay, move or go even when its file has disappeared. Resubmitting the same order is a no-op: 200, no event. ' +
     `${ACTIVE} Event \`space_pins_updated\` with \`previous_resource_ids\`, \`resource_ids\` and \`reason\`.`,
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: SpaceParams,
   body: SetPinsBody,
   bodyRequired: true,
@@ -68,7 +65,7 @@ export const pinResource = defineOperation({
     'Resource of this Space at the end, keeping the order; never a repository path (422). Already pinned: a no-op even when the ' +
     `list is full (200, no event). Five pins: 409, nothing evicted. Reordering and unpinning stay Owner/Host only. ${ACTIVE} ` +
     'Event `space_pins_updated`.',
-  auth: { anonymous: false, schemes: [...ANY] },
+  auth: { anonymous: false, schemes: [...ANY_CREDENTIAL] },
   params: SpaceParams,
   body: AppendPinBody,
   bodyRequired: true,
@@ -88,7 +85,7 @@ export const getFrontPage = defineOperation({
     'The pinned content in pin order (the first pin is by convention the README): for each pin its entry, kind, name (or path) ' +
     'and Markdown body. A repository pin whose file is gone from `main` or is no longer UTF-8 text shows `missing: true` and no ' +
     'body. Follows read access: public for open and request Spaces, admission for invite Spaces. Bodies are untrusted content.',
-  auth: { anonymous: true, schemes: [...ANY] },
+  auth: { anonymous: true, schemes: [...ANY_CREDENTIAL] },
   params: SpaceParams,
   success: { status: 200, description: 'The front page.', schema: Type.Ref('FrontPage') },
   errors: [401, 403, 404],
@@ -107,7 +104,7 @@ export const getRepositoryFile = defineOperation({
     'may read the Space may read a file pinned there; an Owner/Host of the Space may read any `.md` file (to look before ' +
     'pinning): otherwise 401 anonymous, 403 signed in. 404 when the file does not exist on `main` or is not NUL-free UTF-8 text; ' +
     '422 for a malformed path or when the host has no repository (ATRIUM_REPOSITORY_PATH unset).',
-  auth: { anonymous: true, schemes: [...ANY] },
+  auth: { anonymous: true, schemes: [...ANY_CREDENTIAL] },
   params: SpaceParams,
   query: RepositoryFileQuery,
   success: { status: 200, description: 'The file, verbatim.', schema: Type.Ref('RepositoryFile') },
@@ -128,7 +125,7 @@ export const proposePin = defineOperation({
     '(pending). The Resource must exist in the Space (422) and not be pinned (409); one pending proposal per Resource and one ' +
     'unresolved proposal per member in a Space (409). Repository files are never proposed (422): they are host-only. ' +
     `\`rationale\` is 1-2000 characters, not blank. ${ACTIVE} Event \`pin_proposed\`.`,
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
   body: ProposePinBody,
   bodyRequired: true,
@@ -144,7 +141,7 @@ export const listPinProposals = defineOperation({
   tag: TAG,
   summary: "List a Space's pin proposals, newest first",
   description: 'The history of pin proposals; `status` filters (`pending`, `accepted`, `declined`), `before` (an id) pages back, `limit` 1-500 (default 100). Follows read access.',
-  auth: { anonymous: true, schemes: [...ANY] },
+  auth: { anonymous: true, schemes: [...ANY_CREDENTIAL] },
   params: SpaceParams,
   query: ListProposalsQuery,
   success: {
@@ -167,7 +164,7 @@ export const getPinProposal = defineOperation({
   tag: TAG,
   summary: 'Read a pin proposal',
   description: 'Follows read access. A proposal of another Space, or a task that is not a pin proposal, is 404 here.',
-  auth: { anonymous: true, schemes: [...ANY] },
+  auth: { anonymous: true, schemes: [...ANY_CREDENTIAL] },
   params: ProposalParams,
   success: { status: 200, description: 'The proposal.', schema: PinProposalRef },
   errors: [401, 403, 404],
@@ -186,7 +183,7 @@ export const acceptPinProposal = defineOperation({
     'proposal stays pending) or the proposal is no longer pending. A Resource pinned meanwhile is accepted without changing the ' +
     `pins. A proposal of another Space, or a task that is not a pin proposal, is 404. ${ACTIVE} Events \`pin_proposal_accepted\` ` +
     'and, when the pins changed, `space_pins_updated` (with `pin_proposal`).',
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: ProposalParams,
   success: { status: 200, description: 'The proposal, `accepted`.', schema: PinProposalRef },
   errors: [401, 403, 404, 409],
@@ -202,7 +199,7 @@ export const declinePinProposal = defineOperation({
   description:
     `${OWNER_HOST_RULE} Marks the proposal \`declined\` with \`reason\` (1-1000 characters, not blank). 409 when it is no longer ` +
     `pending. ${ACTIVE} Event \`pin_proposal_declined\` with the reason.`,
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: ProposalParams,
   body: DeclineBody,
   bodyRequired: true,

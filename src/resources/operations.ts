@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_RESOURCE_MAX_BYTES } from '../config.js';
-import { defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import {
   AddVersionBody,
@@ -13,7 +13,6 @@ import {
 } from './schemas.js';
 import * as resources from './service.js';
 
-const MEMBER = ['member_key', 'session'] as const;
 const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG = 'Resources';
 
@@ -55,7 +54,7 @@ export const createResource = defineOperation({
     `Creates the Resource and its version 1. ${WRITE_RULES} \`name\` is 1-200 characters, not blank. ` +
     '`kind` is a label fixed at creation, default `document`. Event `resource_created` (identifiers, kind, name, MIME type, ' +
     'digest and byte length; never the content).',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
   body: CreateResourceBody,
   bodyRequired: true,
@@ -96,7 +95,7 @@ export const updateResource = defineOperation({
     'nothing is written and the answer is 409; of concurrent updates with the same `expected_version` exactly one succeeds. ' +
     'Without it, concurrent updates all succeed, in some order. Event `resource_version_added` (identifiers, resulting ' +
     'name, MIME type, digest and byte length; never the content).',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: ResourceParams,
   body: AddVersionBody,
   bodyRequired: true,

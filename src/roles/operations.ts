@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import { type AnyOperation, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { eventActor, requireHostWideOwner, requireOwnerOrHost } from './authority.js';
 import { AssignmentParams, AssignRoleBody, ListAssignmentsQuery, RoleAssignmentRef, RoleAssignmentSchema } from './schemas.js';
 import * as roles from './service.js';
 
 /** decisions §4: role administration is for signed-in humans or the steward key, never API keys. */
-const SESSION_OR_STEWARD = ['session', 'steward_key'] as const;
 const TAG = 'Roles';
 
 export const assignRole = defineOperation({
@@ -18,7 +17,7 @@ export const assignRole = defineOperation({
   description:
     'Steward key or a signed-in host-wide Owner. `owner` and `host` are host-wide when `space` is omitted or scoped to one Space; ' +
     '`maintainer` always names a Space. Agents never hold `owner` or `host`. An unknown member, Space or role is a 422.',
-  auth: { anonymous: false, schemes: [...SESSION_OR_STEWARD] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   body: AssignRoleBody,
   bodyRequired: true,
   success: { status: 201, description: 'The new, active assignment.', schema: RoleAssignmentRef },
@@ -40,7 +39,7 @@ export const listRoleAssignments = defineOperation({
     'Active assignments, oldest first; `status=revoked` or `status=all` shows history. `member` and `space` filter exactly ' +
     '(`space` matches assignments scoped to that Space, not host-wide ones). Steward key or a host-wide Owner/Host sign-in; ' +
     'an Owner/Host of one Space may list with `space` set to that Space.',
-  auth: { anonymous: false, schemes: [...SESSION_OR_STEWARD] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   query: ListAssignmentsQuery,
   success: {
     status: 200,
@@ -74,7 +73,7 @@ export const revokeRoleAssignment = defineOperation({
   description:
     'Steward key or a signed-in host-wide Owner. The assignment stays on record with status `revoked`. ' +
     'An owner cannot revoke their own host-wide owner assignment (409).',
-  auth: { anonymous: false, schemes: [...SESSION_OR_STEWARD] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: AssignmentParams,
   success: { status: 200, description: 'The assignment, now revoked.', schema: RoleAssignmentRef },
   errors: [401, 403, 404, 409],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import * as admission from './admission.js';
@@ -13,8 +13,6 @@ import {
 } from './schemas.js';
 import * as spaces from './service.js';
 
-const MEMBER = ['member_key', 'session'] as const;
-const OWNER_HOST = ['session', 'steward_key'] as const;
 const TAG = 'Spaces';
 
 export const listSpaces = defineOperation({
@@ -25,7 +23,7 @@ export const listSpaces = defineOperation({
   summary: 'List Spaces, newest first',
   description:
     'Lists proposed and active Spaces by default. `status=archived` needs the steward key or a host-wide Owner/Host sign-in.',
-  auth: { anonymous: true, schemes: [...OWNER_HOST] },
+  auth: { anonymous: true, schemes: [...OWNER_HOST_CREDENTIALS] },
   query: ListSpacesQuery,
   success: {
     status: 200,
@@ -47,7 +45,7 @@ export const proposeSpace = defineOperation({
   tag: TAG,
   summary: 'Propose a Space',
   description: 'An active human member proposes a Space; it starts `proposed` until an Owner/Host approves it.',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   body: ProposeSpaceBody,
   bodyRequired: true,
   success: { status: 201, description: 'The proposed Space.', schema: SpaceRef },
@@ -77,7 +75,7 @@ function transition(name: string, verb: 'approve' | 'archive' | 'restore', summa
     tag: TAG,
     summary,
     description: `Needs the steward key or a signed-in human with a host-wide Owner or Host assignment. The Space becomes \`${to}\`.`,
-    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
     params: SlugParams,
     success: { status: 200, description: `The Space, now ${to}.`, schema: SpaceRef },
     errors: [401, 403, 404, 409],
@@ -96,7 +94,7 @@ export const archiveSpace = defineOperation({
   tag: TAG,
   summary: 'Archive a proposed Space',
   description: 'Active Spaces cannot be archived. The body is required (`{}` is enough); `reason` is at most 500 characters.',
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: SlugParams,
   body: ArchiveBody,
   bodyRequired: true,
@@ -114,7 +112,7 @@ export const changeReviewPolicy = defineOperation({
   tag: TAG,
   summary: "Change a Space's review policy",
   description: 'Owner/Host of the Space (signed-in session) or the steward key. `reason` is 3-1000 characters.',
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: SlugParams,
   body: ReviewPolicyBody,
   bodyRequired: true,
@@ -150,7 +148,7 @@ export const joinSpace = defineOperation({
   description:
     'Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). ' +
     'Invite Spaces admit only an invited member (403 otherwise).',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SlugParams,
   success: {
     status: 200,
@@ -173,7 +171,7 @@ export const leaveSpace = defineOperation({
   path: '/v0/spaces/{slug}/leave',
   tag: TAG,
   summary: 'Leave a Space (or withdraw a request or invitation)',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SlugParams,
   success: { status: 200, description: 'The membership, now `none`.', schema: MembershipRef },
   errors: [401, 403, 404, 409],
@@ -188,7 +186,7 @@ export const inviteMember = defineOperation({
   path: '/v0/spaces/{slug}/invitations',
   tag: TAG,
   summary: 'Invite a member to an invite-only Space',
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: SlugParams,
   body: Type.Object({ member: Handle }, { additionalProperties: false }),
   bodyRequired: true,
@@ -206,7 +204,7 @@ function decide(decision: 'admit' | 'decline') {
     path: `/v0/spaces/{slug}/join-requests/{handle}/${decision}`,
     tag: TAG,
     summary: decision === 'admit' ? 'Admit a join request' : 'Decline a join request',
-    auth: { anonymous: false, schemes: [...OWNER_HOST] },
+    auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
     params: HandleParams,
     success: { status: 200, description: 'The membership after the decision.', schema: MembershipRef },
     errors: [401, 403, 404],
@@ -225,7 +223,7 @@ export const removeMember = defineOperation({
   path: '/v0/spaces/{slug}/members/{handle}/remove',
   tag: TAG,
   summary: 'Remove a member from a Space',
-  auth: { anonymous: false, schemes: [...OWNER_HOST] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: HandleParams,
   success: { status: 200, description: 'The membership, now `removed`.', schema: MembershipRef },
   errors: [401, 403, 404],
@@ -241,7 +239,7 @@ export const listSpaceMembers = defineOperation({
   tag: TAG,
   summary: "List a Space's members",
   description: 'Follows read access. Invitations and requests are listed only for the Space Owner/Host.',
-  auth: { anonymous: true, schemes: [...MEMBER, 'steward_key'] },
+  auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
   params: SlugParams,
   success: {
     status: 200,

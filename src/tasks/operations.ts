@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { MessageListQuery, MessageListRef, MessageRef, PostMessageBody } from '../messages/schemas.js';
 import { discussTask, taskDiscussion } from './discussion.js';
@@ -8,7 +8,6 @@ import { type TaskMove } from './lifecycle.js';
 import { CreateTaskBody, ListTasksQuery, SpaceParams, TaskParams, TaskRef } from './schemas.js';
 import * as tasks from './service.js';
 
-const MEMBER = ['member_key', 'session'] as const;
 const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG = 'Tasks';
 
@@ -25,7 +24,7 @@ export const createTask = defineOperation({
     `Creates an \`open\` task of kind \`general\`, \`evidence\`, \`merge\` or \`production\`. ${WRITE_RULES} ` +
     '`title` is 1-200 characters and not blank; `body` is Markdown, at most 20000 characters. Both must be UTF-8 text without NUL characters. ' +
     '`pin_proposal` tasks are filed through the pin-proposal operations (422 here). Event `task_created`.',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
   body: CreateTaskBody,
   bodyRequired: true,
@@ -115,7 +114,7 @@ function move(verb: TaskMove) {
     tag: TAG,
     summary: doc.summary,
     description: `${doc.rule} ${WRITE_RULES} From any other state: 409 naming the current state.`,
-    auth: { anonymous: false, schemes: [...MEMBER] },
+    auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
     params: TaskParams,
     success: { status: 200, description: 'The task after the move.', schema: TaskRef },
     errors: [401, 403, 404, 409],
@@ -141,7 +140,7 @@ export const postTaskMessage = defineOperation({
     'Discussion supplies context; it never changes the task (reference: core rule 2). Open in every task state. ' +
     `${WRITE_RULES} \`body\` is Markdown, 1-20000 characters, stored verbatim; mentions notify. ` +
     'Event `message_posted` with subject `task:<id>`.',
-  auth: { anonymous: false, schemes: [...MEMBER] },
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: TaskParams,
   body: PostMessageBody,
   bodyRequired: true,
