@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { NO_WORK } from '../src/tasks/lifecycle.js';
 import { hostEvents } from './support/events.js';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
@@ -506,16 +507,7 @@ for (const backend of backends()) {
 
 /** The nullable columns of a task row, for tests that seed rows the API cannot create. */
 const emptyTask = {
-  claimant: null,
-  claimed_ts: null,
-  submitted_ts: null,
-  worker: null,
-  worker_principal: null,
-  completer: null,
-  completer_principal: null,
-  assurance: null,
-  required_assurance: null,
-  completed_ts: null,
+  ...NO_WORK,
   resource_id: null,
   rationale: null,
 };
