@@ -126,6 +126,7 @@ for (const backend of backends()) {
 
     it('needs an active human to approve: agents are refused', async () => {
       const registered = await server.request('POST', '/v0/agents', { body: { handle: 'ada-bot', operator: 'ada' } });
+      assert.equal((await server.request('POST', '/v0/agents/ada-bot/confirm', { token: ada.session })).status, 200);
       assert.equal((await server.request('POST', '/v0/agents/ada-bot/approve', { token: STEWARD_KEY })).status, 200);
       const created = (await create()).body;
       const byAgent = await server.request('POST', `/v0/client-activations/${created.code}/approve`, { token: registered.body.key });

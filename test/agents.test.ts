@@ -32,6 +32,7 @@ for (const backend of backends()) {
         type: 'agent',
         display_name: 'Scout',
         operator: 'olivia',
+        operator_confirmed: false,
         capabilities: ['search', 'summarise'],
         status: 'pending',
         created_ts: res.body.member.created_ts,
@@ -171,6 +172,9 @@ for (const backend of backends()) {
     it('approves a pending agent (Owner/Host or steward) with a member_approved event', async () => {
       await server.request('POST', '/v0/agents', { body: { handle: 'by-host', operator: 'olivia' } });
       await server.request('POST', '/v0/agents', { body: { handle: 'by-steward', operator: 'olivia' } });
+      for (const handle of ['by-host', 'by-steward']) {
+        assert.equal((await server.request('POST', `/v0/agents/${handle}/confirm`, { token: olivia.session })).status, 200);
+      }
       const since = await lastCursor(server);
 
       const byHost = await server.request('POST', '/v0/agents/by-host/approve', { token: hana.session });
@@ -225,6 +229,7 @@ for (const backend of backends()) {
 
     it("never lets an agent inherit its operator's Owner powers", async () => {
       const reg = await server.request('POST', '/v0/agents', { body: { handle: 'deputy', operator: 'olivia' } });
+      assert.equal((await server.request('POST', '/v0/agents/deputy/confirm', { token: olivia.session })).status, 200);
       assert.equal((await server.request('POST', '/v0/agents/deputy/approve', { token: STEWARD_KEY })).status, 200);
       const key = reg.body.key as string;
       await server.request('POST', '/v0/agents', { body: { handle: 'deputy-target', operator: 'olivia' } });

@@ -161,6 +161,12 @@ for (const backend of backends()) {
       assert.equal(registered.code, 0, registered.stderr);
       const key = /^ {4}key: (sk_atrium_\S+)$/m.exec(registered.stdout)?.[1];
       assert.ok(key, registered.stdout);
+      const early = await cli.run(['agents', 'approve', 'helper-bot'], { ATRIUM_TOKEN: STEWARD_KEY });
+      assert.notEqual(early.code, 0);
+      assert.match(early.stderr, /operator ada has not confirmed it/);
+      const confirmed = await cli.run(['agents', 'confirm', 'helper-bot'], { ATRIUM_TOKEN: ada.session });
+      assert.equal(confirmed.code, 0, confirmed.stderr);
+      assert.equal(confirmed.stdout, 'Agent helper-bot is confirmed: ada answers for it. It is pending.\n');
       const approved = await cli.run(['agents', 'approve', 'helper-bot'], { ATRIUM_TOKEN: STEWARD_KEY });
       assert.equal(approved.code, 0, approved.stderr);
       assert.equal(approved.stdout, 'Agent helper-bot is now active.\n');

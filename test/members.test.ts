@@ -21,6 +21,7 @@ for (const backend of backends()) {
       const reg = await server.request('POST', '/v0/agents', { body: { handle: 'runner', operator: 'bob', capabilities: ['run'] } });
       assert.equal(reg.status, 201);
       agentKey = reg.body.key;
+      assert.equal((await server.request('POST', '/v0/agents/runner/confirm', { token: bob.session })).status, 200);
       assert.equal((await server.request('POST', '/v0/agents/runner/approve', { token: STEWARD_KEY })).status, 200);
       assert.equal((await server.request('POST', '/v0/spaces', { token: olivia.session, body: { slug: 'yard', name: 'Yard' } })).status, 201);
       assert.equal((await server.request('POST', '/v0/spaces/yard/approve', { token: STEWARD_KEY })).status, 200);
@@ -71,6 +72,7 @@ for (const backend of backends()) {
             type: 'agent',
             display_name: 'Old bot',
             operator: 'Pat <pat@legacy.example>',
+            operator_confirmed: 0,
             capabilities: '[]',
             status: 'active',
             email: null,
@@ -169,7 +171,7 @@ for (const backend of backends()) {
         assert.equal((await server.request('POST', '/v0/members/bob/suspend')).status, 401);
         assert.equal((await server.request('POST', '/v0/members/hana/suspend', { token: bob.session })).status, 403);
         assert.equal((await server.request('POST', '/v0/members/dubious/reinstate', { token: bob.session })).status, 403);
-        // Owner/Host powers need a session: an API key is refused even for a member that could act.
+        // An agent's key is authenticated but never carries Owner/Host powers: 403, not 401.
         assert.equal((await server.request('POST', '/v0/members/bob/suspend', { token: agentKey })).status, 403);
         assert.equal((await server.request('GET', '/v0/members/bob')).body.status, 'active');
         assert.deepEqual(await hostEvents(server, since), []);

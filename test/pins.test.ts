@@ -112,7 +112,7 @@ for (const backend of backends()) {
       assert.equal((await setPins('forge', owner.session, { resource_ids: [] })).status, 200);
     });
 
-    it('lets only an Owner/Host of the Space set pins, with a session or the steward key', async () => {
+    it('lets only an Owner/Host of the Space set pins, with their session or member key, or the steward key', async () => {
       const [a] = forge as [string];
       const ownerKey = await seedMemberKey(server, 'olga');
       const miaKey = await seedMemberKey(server, 'mia');
@@ -122,8 +122,7 @@ for (const backend of backends()) {
         ['forge', undefined, 401, /credential is required/],
         ['forge', ada.session, 403, /Owner or Host role required/],
         ['forge', mia.session, 403, /Owner or Host role required/],
-        ['forge', miaKey, 403, /signed-in session; API keys are refused/],
-        ['forge', ownerKey, 403, /signed-in session; API keys are refused/],
+        ['forge', miaKey, 403, /Owner or Host role required/],
         ['forge', 'sk_atrium_not-a-key', 401, /unknown or revoked member key/],
         // A host of forge only: Space-scoped powers stop at its border.
         ['other', hank.session, 403, /Owner or Host role required/],
@@ -135,6 +134,11 @@ for (const backend of backends()) {
         assert.match(res.body.detail, detail);
       }
       assert.deepEqual(await pinRowCounts(server), before);
+      // The Owner's own member key is a member credential: it sets pins like their session.
+      const byKey = await setPins('forge', ownerKey, body);
+      assert.equal(byKey.status, 200, byKey.body?.detail);
+      assert.deepEqual(byKey.body.pinned_resources, [a]);
+      assert.equal((await setPins('forge', ownerKey, { resource_ids: [] })).status, 200);
     });
 
     it('refuses bad lists with 422 and writes nothing', async () => {
@@ -213,12 +217,10 @@ for (const backend of backends()) {
       assert.deepEqual((await append('forge', owner.session, { resource_id: a })).body.pinned_resources, [a]);
       assert.deepEqual((await append('forge', STEWARD_KEY, { resource_id: b })).body.pinned_resources, [a, b]);
       assert.deepEqual((await append('forge', hank.session, { resource_id: c })).body.pinned_resources, [a, b, c]);
-      const ownerKey = await seedMemberKey(server, 'olga');
       const before = await pinRowCounts(server);
       const refusals: Array<[string, string | undefined, number, RegExp]> = [
         ['forge', undefined, 401, /credential is required/],
         ['forge', ada.session, 403, /^only an Owner\/Host of Space forge or its designated maintainer may append pins$/],
-        ['forge', ownerKey, 403, /signed-in session; API keys are refused/],
         // mia maintains forge, not other.
         ['other', mia.session, 403, /^only an Owner\/Host of Space other or its designated maintainer may append pins$/],
         ['no-such-space', mia.session, 404, /no such Space/],
@@ -293,7 +295,7 @@ for (const backend of backends()) {
       await setMemberStatus(server, 'ada', 'suspended');
       const suspended = await append('works', bot.key, { resource_id: docs[2] });
       assert.equal(suspended.status, 403);
-      assert.equal(suspended.body.detail, 'maintainer ada-bot acts for ada, who is suspended');
+      assert.equal(suspended.body.detail, "agent ada-bot's operator ada is suspended");
       await setMemberStatus(server, 'ada', 'active');
 
       // The operator removed from the Space.

@@ -44,8 +44,8 @@ export const listHostEventPage = defineOperation({
   summary: 'Read a page of the host-wide event feed',
   description:
     'Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). ' +
-    'Steward key or a host-wide Owner/Host sign-in. Same cursor rules as the Space feed.',
-  auth: { anonymous: false, schemes: ['session', 'steward_key'] },
+    'Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed.',
+  auth: { anonymous: false, schemes: ['member_key', 'session', 'steward_key'] },
   query: FeedQuery,
   success: { status: 200, description: 'One feed page.', schema: FeedPageRef },
   errors: [401, 403],

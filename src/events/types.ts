@@ -20,6 +20,8 @@ export interface EventPayloads {
   space_member_removed: { slug: string; member: string };
   member_registered: { handle: string; type: 'human' | 'agent'; operator: string | null; status: string };
   member_approved: { handle: string };
+  /** The agent's operator (null for a legacy free-text operator, which is never copied) vouched for it. */
+  agent_operator_confirmed: { handle: string; operator: string | null };
   member_suspended: { handle: string };
   member_reinstated: { handle: string };
   role_assigned: { id: string; member: string; role: string; space: string | null };

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import { hashSecret, secretsEqual } from '../shared/secrets.js';
 import type { DatabaseSchema } from '../storage/schema.js';
-import { toMemberRecord } from '../members/records.js';
+import { toMemberRecord, type MemberRecord } from '../members/records.js';
+import type { MemberStatus } from '../members/tables.js';
 import type { Actor } from './actor.js';
 import { MEMBER_KEY_PREFIX, SESSION_TOKEN_PREFIX } from './tokens.js';
 
@@ -19,8 +20,10 @@ export interface StewardAttempt {
 
 /**
  * Resolves a presented credential to an Actor. Unknown, revoked or expired keys
- * and sessions are 401; a suspended member is 403 (decisions §5). A pending
- * agent authenticates; the edge and the services refuse its actions.
+ * and sessions are 401; a suspended member is 403, and so is an agent whose
+ * operator is suspended: suspending a human must stop what acts in their name,
+ * and reinstating them restores it. A pending agent authenticates; the edge and
+ * the services refuse its actions.
  * Lookups go by SHA-256 digest (keys carry 256 random bits), and the steward key
  * is compared in constant time.
  */
@@ -35,12 +38,16 @@ export async function resolveCredential(
     const row = await db
       .selectFrom('member_keys')
       .innerJoin('members', 'members.handle', 'member_keys.member_handle')
+      .leftJoin('members as operators', (join) =>
+        join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
+      )
       .selectAll('members')
       .select([
         'member_keys.id as key_id',
         'member_keys.revoked_ts as key_revoked_ts',
         'member_keys.last_used_ts',
         'member_keys.key_hash',
+        'operators.status as operator_status',
       ])
       .where('member_keys.key_hash', '=', hashSecret(token))
       .executeTakeFirst();
@@ -48,7 +55,7 @@ export async function resolveCredential(
       throw unauthenticated('unknown or revoked member key');
     }
     const member = toMemberRecord(row);
-    if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
+    refuseSuspended(member, row.operator_status);
     // last_used_ts is a coarse hint for the credentials page: refresh it at most once
     // a minute so that reads do not each turn into a write.
     if (row.last_used_ts === null || Date.parse(row.last_used_ts) < opts.now.getTime() - 60_000) {
@@ -60,8 +67,17 @@ export async function resolveCredential(
     const row = await db
       .selectFrom('sessions')
       .innerJoin('members', 'members.handle', 'sessions.member_handle')
+      .leftJoin('members as operators', (join) =>
+        join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
+      )
       .selectAll('members')
-      .select(['sessions.id as session_id', 'sessions.revoked_ts as session_revoked_ts', 'sessions.expires_ts', 'sessions.token_hash'])
+      .select([
+        'sessions.id as session_id',
+        'sessions.revoked_ts as session_revoked_ts',
+        'sessions.expires_ts',
+        'sessions.token_hash',
+        'operators.status as operator_status',
+      ])
       .where('sessions.token_hash', '=', hashSecret(token))
       .executeTakeFirst();
     if (
@@ -73,10 +89,19 @@ export async function resolveCredential(
       throw unauthenticated('sign-in required: the session is unknown, expired or signed out');
     }
     const member = toMemberRecord(row);
-    if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
+    refuseSuspended(member, row.operator_status);
     return { kind: 'member', member, credential: { type: 'session', id: row.session_id } };
   }
   if (presented.type === 'cookie') throw unauthenticated('sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}
+
+/**
+ * An agent's operator comes from a left join on its handle: a legacy free-text
+ * operator matches no member, so such an agent has no operator to be suspended.
+ */
+function refuseSuspended(member: MemberRecord, operatorStatus: MemberStatus | null): void {
+  if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
+  if (operatorStatus === 'suspended') throw forbidden(`agent ${member.handle}'s operator ${member.operator ?? ''} is suspended`);
 }

@@ -1,3 +1,4 @@
+import { normaliseDisplayName } from '../members/display-name.js';
 import type { MemberRecord } from '../members/records.js';
 import { createHuman, type NewHuman } from '../members/service.js';
 import { eventActor, requireHostWideOwner } from '../roles/authority.js';
@@ -27,6 +28,8 @@ export interface SignUpResult extends IssuedCode {
  * same answer as for a new account (docs/decisions-local.md).
  */
 export async function signUp(tx: Tx, input: NewHuman): Promise<SignUpResult | undefined> {
+  // Checked before the address is looked up, so a refused name answers alike for new and taken addresses.
+  if (input.display_name !== undefined) normaliseDisplayName(input.display_name);
   const email = normaliseEmail(input.email);
   const taken = await tx.db.selectFrom('members').select('handle').where('handle', '=', input.handle).executeTakeFirst();
   if (taken) throw conflict(`handle ${input.handle} is taken`);

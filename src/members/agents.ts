@@ -4,6 +4,7 @@ import { mintMemberKey } from '../identity/member-keys.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { conflict, invalid } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
+import { normaliseDisplayName } from './display-name.js';
 import type { MemberRecord } from './records.js';
 import { findMember, getMember, insertMember } from './service.js';
 
@@ -22,11 +23,14 @@ export interface RegisteredAgent {
 
 /**
  * reference: POST /v0/agents. Anyone may register an agent for an existing
- * human operator; the agent starts `pending` and its key is refused every
- * action until an Owner/Host approves it (decisions §5).
+ * human operator; the agent starts `pending` and unconfirmed, and its key is
+ * refused every action until the operator confirms it and an Owner/Host
+ * approves it (lifecycle.ts). Naming an operator proves nothing, so it never
+ * makes that human answer for the agent on its own.
  */
 export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Promise<RegisteredAgent> {
   const registrar = registrationActor(actor);
+  const displayName = normaliseDisplayName(input.display_name ?? input.handle);
   if (await findMember(tx.db, input.handle)) throw conflict(`handle ${input.handle} is taken`);
   const operator = await findMember(tx.db, input.operator);
   if (!operator || operator.type !== 'human') {
@@ -37,7 +41,7 @@ export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Prom
   await insertMember(tx, {
     handle: input.handle,
     type: 'agent',
-    display_name: input.display_name ?? input.handle,
+    display_name: displayName,
     operator: operator.handle,
     capabilities: input.capabilities ?? [],
     status: 'pending',

@@ -1,8 +1,8 @@
 import type { Actor } from '../identity/actor.js';
-import { type AnyOperation, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { type AnyOperation, ANY_CREDENTIAL, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { registerAgent as register } from './agents.js';
-import { moveMember, type MemberMove } from './lifecycle.js';
+import { confirmAgent as confirm, moveMember, type MemberMove } from './lifecycle.js';
 import type { MemberRecord } from './records.js';
 import { AgentRegistrationSchema, MemberHandleParams, MemberRef, memberView, RegisterAgentBody, type MemberView } from './schemas.js';
 import { getMember } from './service.js';
@@ -11,7 +11,8 @@ const TAG = 'Members';
 
 export const REGISTRATION_NOTE =
   'Store this key now: it is shown only once and cannot be recovered. ' +
-  'The agent stays pending, and every action with the key is refused, until an Owner or Host of this host approves it.';
+  'The agent stays pending, and every action with the key is refused, until its operator confirms it ' +
+  '(`atrium agents confirm <handle>`) and an Owner or Host of this host approves it.';
 
 /** decisions §5: `email` and `email_verified` only for the steward key or the member itself. */
 function viewFor(actor: Actor, member: MemberRecord, baseUrl: string): MemberView {
@@ -27,8 +28,9 @@ export const registerAgent = defineOperation({
   summary: 'Register an agent',
   description:
     'Anonymous calls are accepted. `operator` must be the handle of a registered, active human member. ' +
-    'The agent starts `pending`; its key (shown exactly once) authenticates but every action is refused with 403 ' +
-    'until an Owner/Host approves the agent. Handles are never reused, across humans and agents. ' +
+    'The agent starts `pending` with `operator_confirmed: false`; its key (shown exactly once) authenticates but every ' +
+    'action is refused with 403 until the operator confirms the agent and an Owner/Host approves it. ' +
+    'Handles are never reused, across humans and agents. ' +
     'Anonymous registrations are limited per client address (ATRIUM_AGENT_REGISTRATION_RATE_LIMIT per hour, default 20): ' +
     'beyond it 429 with Retry-After.',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
@@ -83,7 +85,7 @@ function statusMove(move: MemberMove, path: string, summary: string, description
     path,
     tag: TAG,
     summary,
-    description: `${description} Needs the steward key or a signed-in human with a host-wide Owner or Host assignment.`,
+    description: `${description} Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key).`,
     auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
     params: MemberHandleParams,
     success: { status: 200, description: 'The member after the change.', schema: MemberRef },
@@ -96,11 +98,35 @@ function statusMove(move: MemberMove, path: string, summary: string, description
   });
 }
 
+export const confirmAgent = defineOperation({
+  name: 'confirm_agent',
+  method: 'POST',
+  path: '/v0/agents/{handle}/confirm',
+  tag: TAG,
+  summary: "Confirm being an agent's operator",
+  description:
+    "The agent's named operator (their session or member key) or the steward key vouches for the agent: " +
+    '`operator_confirmed` becomes true and event `agent_operator_confirmed` is emitted. Until then the agent cannot be ' +
+    "approved and its completions record no accountable principal. Anyone else is refused with 403; a human's handle is 404. " +
+    'Confirming again is 200 with no second event.',
+  auth: { anonymous: false, schemes: [...ANY_CREDENTIAL] },
+  params: MemberHandleParams,
+  success: { status: 200, description: 'The agent, with `operator_confirmed: true`.', schema: MemberRef },
+  errors: [401, 403, 404],
+  idempotent: true,
+  handler: async ({ params, actor, ctx }) => {
+    const member = await ctx.db.transaction((tx) => confirm(tx, actor, params.handle));
+    return viewFor(actor, member, ctx.config.baseUrl);
+  },
+});
+
 export const approveAgent = statusMove(
   'approve',
   '/v0/agents/{handle}/approve',
   'Approve a pending agent',
-  'The agent becomes `active` and its key starts working. 409 if it is not pending.',
+  'The agent becomes `active` and its key starts working. 409 if it is not pending, and 409 while its operator has not ' +
+    'confirmed it; an operator approving their own agent confirms it in the same step (events `agent_operator_confirmed` ' +
+    'and `member_approved`).',
 );
 
 export const suspendMember = statusMove(
@@ -108,15 +134,25 @@ export const suspendMember = statusMove(
   '/v0/members/{handle}/suspend',
   'Suspend a member',
   'An active or pending member becomes `suspended`: its keys and sessions are refused with 403 until it is reinstated. ' +
-    'Nothing is revoked, so reinstating restores them. You cannot suspend yourself (409).',
+    'Nothing is revoked, so reinstating restores them. While a human is suspended, the keys of the agents they operate are ' +
+    'refused with 403 too. You cannot suspend yourself (409). Only a host-wide Owner or the steward key may suspend an ' +
+    'Owner (403 otherwise).',
 );
 
 export const reinstateMember = statusMove(
   'reinstate',
   '/v0/members/{handle}/reinstate',
   'Reinstate a suspended member',
-  'A suspended member becomes `active` again. 409 if it is not suspended.',
+  'A suspended member becomes `active` again. 409 if it is not suspended, and 409 for an agent whose operator has not ' +
+    'confirmed it. Only a host-wide Owner or the steward key may reinstate an Owner (403 otherwise).',
 );
 
 /** Members and agents (decisions §5). */
-export const memberOperations: AnyOperation[] = [registerAgent, getMemberOperation, approveAgent, suspendMember, reinstateMember];
+export const memberOperations: AnyOperation[] = [
+  registerAgent,
+  getMemberOperation,
+  confirmAgent,
+  approveAgent,
+  suspendMember,
+  reinstateMember,
+];

@@ -6,6 +6,8 @@ export interface MemberRecord {
   type: MemberType;
   display_name: string;
   operator: string | null;
+  /** Agents: the named operator has vouched for the agent (docs/members-and-roles.md). */
+  operator_confirmed: boolean;
   capabilities: string[];
   status: MemberStatus;
   email: string | null;
@@ -19,6 +21,7 @@ export function toMemberRecord(row: MemberTable): MemberRecord {
     type: row.type,
     display_name: row.display_name,
     operator: row.operator,
+    operator_confirmed: row.operator_confirmed === 1,
     capabilities: JSON.parse(row.capabilities) as string[],
     status: row.status,
     email: row.email,

@@ -11,6 +11,13 @@ export const MemberSchema = Type.Object(
     type: StringEnum(['human', 'agent']),
     display_name: UntrustedText({ minLength: 1, maxLength: 128 }),
     operator: Type.Optional(Type.String({ description: "For agents: the accountable human's handle." })),
+    operator_confirmed: Type.Optional(
+      Type.Boolean({
+        description:
+          'For agents: whether the named operator has vouched for the agent (`POST /v0/agents/{handle}/confirm`). ' +
+          'Until then the agent cannot be approved and its completions record no accountable principal.',
+      }),
+    ),
     capabilities: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }),
     status: StringEnum(['pending', 'active', 'suspended']),
     created_ts: Timestamp,
@@ -32,6 +39,7 @@ export interface MemberView {
   type: 'human' | 'agent';
   display_name: string;
   operator?: string;
+  operator_confirmed?: boolean;
   capabilities: string[];
   status: 'pending' | 'active' | 'suspended';
   created_ts: string;
@@ -57,6 +65,7 @@ export function memberView(member: MemberRecord, baseUrl: string, opts: { privat
   if (member.operator !== null) {
     view.operator = !opts.private && EMAIL_LIKE.test(member.operator) ? REDACTED_OPERATOR : member.operator;
   }
+  if (member.type === 'agent') view.operator_confirmed = member.operator_confirmed;
   if (opts.private && member.type === 'human') {
     if (member.email !== null) view.email = member.email;
     view.email_verified = member.email_verified;
@@ -77,7 +86,15 @@ export const RegisterAgentBody = Type.Object(
       pattern: SLUG_PATTERN,
       description: 'Handle of the already registered human member accountable for the agent.',
     }),
-    display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Defaults to the handle.' })),
+    display_name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          'Defaults to the handle. Trimmed, inner whitespace shown as one space; control, invisible and text-direction ' +
+          'characters are refused with 422.',
+      }),
+    ),
     capabilities: Type.Optional(Capabilities),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@ import { conflict, notFound } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
+import { normaliseDisplayName } from './display-name.js';
 import { toMemberRecord, type MemberRecord } from './records.js';
 import type { MemberStatus, MemberType } from './tables.js';
 
@@ -29,6 +30,7 @@ export interface NewHuman {
  * they get a session only by proving the address with a sign-in code.
  */
 export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): Promise<MemberRecord> {
+  const displayName = normaliseDisplayName(input.display_name ?? input.handle);
   const email = input.email.trim().toLowerCase();
   const clash = await tx.db
     .selectFrom('members')
@@ -39,7 +41,7 @@ export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): P
   await insertMember(tx, {
     handle: input.handle,
     type: 'human',
-    display_name: input.display_name ?? input.handle,
+    display_name: displayName,
     operator: null,
     capabilities: [],
     status: 'active',
@@ -75,7 +77,15 @@ export async function insertMember(tx: Tx, row: NewMemberRow): Promise<void> {
   try {
     await tx.db
       .insertInto('members')
-      .values({ ...row, capabilities: JSON.stringify(row.capabilities), email_verified: 0, created_ts: ts, updated_ts: ts })
+      .values({
+        ...row,
+        capabilities: JSON.stringify(row.capabilities),
+        email_verified: 0,
+        // A new agent is unconfirmed until its operator vouches for it (agents.ts).
+        operator_confirmed: 0,
+        created_ts: ts,
+        updated_ts: ts,
+      })
       .execute();
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`handle ${row.handle}${row.email ? ' or that e-mail address' : ''} is taken`);

@@ -9,6 +9,8 @@ export interface MemberTable {
   display_name: string;
   /** For agents, the accountable human's handle; legacy rows may hold free text. */
   operator: string | null;
+  /** 0 or 1: the named operator has vouched for the agent; always 0 for humans. */
+  operator_confirmed: number;
   /** JSON array of strings. */
   capabilities: string;
   status: MemberStatus;

@@ -7,11 +7,14 @@ export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
 
 /**
  * The credential combinations operations accept, named once. "Owner/Host"
- * powers need a signed-in session or the steward key, never an API key
- * (decisions §4).
+ * powers take a member credential (a human's session or their own member key)
+ * or the steward key; the role itself is the services' check, so an agent's key
+ * is refused there with 403. A few powers need a sign-in: changing a review
+ * policy and administering roles (docs/members-and-roles.md).
  */
 export const MEMBER_CREDENTIALS: CredentialScheme[] = ['member_key', 'session'];
-export const OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 'steward_key'];
+export const OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
+export const SIGNED_IN_OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 'steward_key'];
 export const ANY_CREDENTIAL: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
 
 export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429;

@@ -10,8 +10,8 @@ import type { DatabaseSchema } from '../storage/schema.js';
 
 /**
  * Who may append a pin (reference: Resource rule 4; decisions §4): the pin
- * administrators (Owner/Host of the Space: a signed-in session or the steward
- * key), or the Space's designated maintainer with any member credential. The
+ * administrators (Owner/Host of the Space with their session or member key, or
+ * the steward key), or the Space's designated maintainer with any member credential. The
  * maintainer's power lasts only while the assignment is active and the
  * maintainer can still act in the Space; for an agent, its accountable
  * operator must still be an active human who can act there too, since removing
@@ -24,9 +24,6 @@ export async function requirePinAppender(db: Kysely<DatabaseSchema>, actor: Acto
     await requireAct(db, actor, space);
     if (actor.member.type === 'agent') await requireOperatorCanAct(db, actor.member, space);
     return;
-  }
-  if (actor.kind === 'member' && actor.credential.type === 'key' && (await holdsOwnerOrHost(db, actor.member.handle, space.slug))) {
-    throw forbidden('Owner or Host powers need a signed-in session; API keys are refused');
   }
   throw forbidden(`only an Owner/Host of Space ${space.slug} or its designated maintainer may append pins`);
 }

@@ -21,7 +21,8 @@ import * as pins from './service.js';
 const TAG = 'Pins';
 
 const ACTIVE = 'Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only).';
-const OWNER_HOST_RULE = 'Owner/Host of the Space: a signed-in session with an `owner` or `host` assignment (host-wide or on the Space), or the steward key.';
+const OWNER_HOST_RULE =
+  'Owner/Host of the Space: a human with an `owner` or `host` assignment (host-wide or on the Space) using their session or member key, or the steward key.';
 
 export const setSpacePins = defineOperation({
   name: 'set_space_pins',

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Actor, MemberActor } from '../identity/actor.js';
+import type { MemberRecord } from '../members/records.js';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
@@ -8,24 +9,36 @@ export interface OwnerHostScope {
   space?: string;
   /** Approve/archive/restore of a Space need a host-wide assignment (decisions §4). */
   hostWideOnly?: boolean;
+  /**
+   * The few powers that need a sign-in (review policy, listing role assignments):
+   * a session, never an API key, so a leaked key cannot change who reviews whom
+   * or map out who holds power.
+   */
+  signedIn?: boolean;
 }
 
 /**
- * "Owner/Host" (decisions §4): the steward key, or a signed-in human (session,
- * never an API key) with an active `owner` or `host` assignment host-wide or on
- * the Space. Agents never qualify: an agent does not inherit its operator's roles.
+ * "Owner/Host" (docs/members-and-roles.md): the steward key, or a human with an
+ * active `owner` or `host` assignment host-wide or on the Space, using their own
+ * member credential (a session or their member key) unless the scope asks for a
+ * sign-in. Agents never qualify: an agent does not inherit its operator's roles.
  */
 export async function isOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Actor, scope: OwnerHostScope = {}): Promise<boolean> {
   if (actor.kind === 'steward') return true;
-  if (actor.kind !== 'member' || actor.credential.type !== 'session') return false;
+  if (actor.kind !== 'member') return false;
+  if (scope.signedIn && actor.credential.type !== 'session') return false;
   return hasOwnerHostAssignment(db, actor, scope);
 }
 
+/**
+ * Refuses anonymous callers with 401 and every other caller without the power
+ * with 403: an agent's key is authenticated, so no credential would help it.
+ */
 export async function requireOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Actor, scope: OwnerHostScope = {}): Promise<void> {
   if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
   if (await isOwnerOrHost(db, actor, scope)) return;
-  if (actor.kind === 'member' && actor.credential.type === 'key' && (await hasOwnerHostAssignment(db, actor, scope))) {
-    throw forbidden('Owner or Host powers need a signed-in session; API keys are refused');
+  if (scope.signedIn && actor.kind === 'member' && actor.credential.type === 'key' && (await hasOwnerHostAssignment(db, actor, scope))) {
+    throw forbidden('this Owner/Host power needs a signed-in session; API keys are refused');
   }
   throw forbidden(scope.hostWideOnly ? 'a host-wide Owner or Host role is required' : 'Owner or Host role required');
 }
@@ -49,25 +62,49 @@ async function hasOwnerHostAssignment(db: Kysely<DatabaseSchema>, actor: MemberA
 }
 
 /**
- * Assigning and revoking roles (decisions §4) needs the steward key or a
- * signed-in human with an active host-wide `owner` assignment; `host` is not enough.
+ * Assigning and revoking roles and adding humans need the steward key or a
+ * signed-in human with an active host-wide `owner` assignment; `host` is not
+ * enough, and an API key is refused: who holds power stays a sign-in decision.
  */
 export async function requireHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor): Promise<void> {
   if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
   if (actor.kind === 'steward') return;
-  if (actor.kind === 'member' && actor.member.type === 'human' && actor.member.status === 'active') {
-    const row = await db
-      .selectFrom('role_assignments')
-      .select('id')
-      .where('member_handle', '=', actor.member.handle)
-      .where('status', '=', 'active')
-      .where('role', '=', 'owner')
-      .where('space', 'is', null)
-      .executeTakeFirst();
-    if (row && actor.credential.type === 'session') return;
-    if (row) throw forbidden('Owner powers need a signed-in session; API keys are refused');
+  if (actor.kind === 'member' && (await holdsHostWideOwner(db, actor.member))) {
+    if (actor.credential.type === 'session') return;
+    throw forbidden('Owner powers need a signed-in session; API keys are refused');
   }
   throw forbidden('a host-wide Owner role is required');
+}
+
+/** The steward key, or an active human with a host-wide `owner` assignment using their own member credential. */
+export async function isHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor): Promise<boolean> {
+  if (actor.kind === 'steward') return true;
+  return actor.kind === 'member' && holdsHostWideOwner(db, actor.member);
+}
+
+async function holdsHostWideOwner(db: Kysely<DatabaseSchema>, member: MemberRecord): Promise<boolean> {
+  if (member.type !== 'human' || member.status !== 'active') return false;
+  const row = await db
+    .selectFrom('role_assignments')
+    .select('id')
+    .where('member_handle', '=', member.handle)
+    .where('status', '=', 'active')
+    .where('role', '=', 'owner')
+    .where('space', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the member holds an active `owner` assignment anywhere: host-wide or on any Space. */
+export async function holdsOwnerRole(db: Kysely<DatabaseSchema>, handle: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('role_assignments')
+    .select('id')
+    .where('member_handle', '=', handle)
+    .where('status', '=', 'active')
+    .where('role', '=', 'owner')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Acting members must be active; a pending agent or suspended member may not act. */

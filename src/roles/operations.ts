@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { type AnyOperation, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { type AnyOperation, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { eventActor, requireHostWideOwner, requireOwnerOrHost } from './authority.js';
 import { AssignmentParams, AssignRoleBody, ListAssignmentsQuery, RoleAssignmentRef, RoleAssignmentSchema } from './schemas.js';
 import * as roles from './service.js';
 
-/** decisions §4: role administration is for signed-in humans or the steward key, never API keys. */
+/** Role administration is for signed-in humans or the steward key, never API keys (docs/members-and-roles.md). */
 const TAG = 'Roles';
 
 export const assignRole = defineOperation({
@@ -17,7 +17,7 @@ export const assignRole = defineOperation({
   description:
     'Steward key or a signed-in host-wide Owner. `owner` and `host` are host-wide when `space` is omitted or scoped to one Space; ' +
     '`maintainer` always names a Space. Agents never hold `owner` or `host`. An unknown member, Space or role is a 422.',
-  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
+  auth: { anonymous: false, schemes: [...SIGNED_IN_OWNER_HOST_CREDENTIALS] },
   body: AssignRoleBody,
   bodyRequired: true,
   success: { status: 201, description: 'The new, active assignment.', schema: RoleAssignmentRef },
@@ -39,7 +39,7 @@ export const listRoleAssignments = defineOperation({
     'Active assignments, oldest first; `status=revoked` or `status=all` shows history. `member` and `space` filter exactly ' +
     '(`space` matches assignments scoped to that Space, not host-wide ones). Steward key or a host-wide Owner/Host sign-in; ' +
     'an Owner/Host of one Space may list with `space` set to that Space.',
-  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
+  auth: { anonymous: false, schemes: [...SIGNED_IN_OWNER_HOST_CREDENTIALS] },
   query: ListAssignmentsQuery,
   success: {
     status: 200,
@@ -52,7 +52,11 @@ export const listRoleAssignments = defineOperation({
   errors: [401, 403],
   readOnly: true,
   handler: async ({ query, actor, ctx }) => {
-    await requireOwnerOrHost(ctx.db.kysely, actor, query.space === undefined ? { hostWideOnly: true } : { space: query.space });
+    await requireOwnerOrHost(
+      ctx.db.kysely,
+      actor,
+      query.space === undefined ? { hostWideOnly: true, signedIn: true } : { space: query.space, signedIn: true },
+    );
     return {
       role_assignments: await roles.listAssignments(ctx.db.kysely, {
         ...(query.member !== undefined ? { member: query.member } : {}),
@@ -73,7 +77,7 @@ export const revokeRoleAssignment = defineOperation({
   description:
     'Steward key or a signed-in host-wide Owner. The assignment stays on record with status `revoked`. ' +
     'An owner cannot revoke their own host-wide owner assignment (409).',
-  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
+  auth: { anonymous: false, schemes: [...SIGNED_IN_OWNER_HOST_CREDENTIALS] },
   params: AssignmentParams,
   success: { status: 200, description: 'The assignment, now revoked.', schema: RoleAssignmentRef },
   errors: [401, 403, 404, 409],

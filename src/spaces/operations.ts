@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import * as admission from './admission.js';
@@ -22,7 +22,8 @@ export const listSpaces = defineOperation({
   tag: TAG,
   summary: 'List Spaces, newest first',
   description:
-    'Lists proposed and active Spaces by default. `status=archived` needs the steward key or a host-wide Owner/Host sign-in.',
+    'Lists proposed and active Spaces by default. `status=archived` needs the steward key or a host-wide Owner/Host ' +
+    '(their session or member key); any other member is refused with 403.',
   auth: { anonymous: true, schemes: [...OWNER_HOST_CREDENTIALS] },
   query: ListSpacesQuery,
   success: {
@@ -74,7 +75,7 @@ function transition(name: string, verb: 'approve' | 'archive' | 'restore', summa
     path: `/v0/spaces/{slug}/${verb}`,
     tag: TAG,
     summary,
-    description: `Needs the steward key or a signed-in human with a host-wide Owner or Host assignment. The Space becomes \`${to}\`.`,
+    description: `Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key). The Space becomes \`${to}\`.`,
     auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
     params: SlugParams,
     success: { status: 200, description: `The Space, now ${to}.`, schema: SpaceRef },
@@ -111,8 +112,9 @@ export const changeReviewPolicy = defineOperation({
   path: '/v0/spaces/{slug}/review-policy',
   tag: TAG,
   summary: "Change a Space's review policy",
-  description: 'Owner/Host of the Space (signed-in session) or the steward key. `reason` is 3-1000 characters.',
-  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
+  description:
+    'Owner/Host of the Space with a signed-in session (API keys are refused with 403), or the steward key. `reason` is 3-1000 characters.',
+  auth: { anonymous: false, schemes: [...SIGNED_IN_OWNER_HOST_CREDENTIALS] },
   params: SlugParams,
   body: ReviewPolicyBody,
   bodyRequired: true,

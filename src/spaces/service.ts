@@ -27,7 +27,7 @@ export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promis
  */
 export async function listSpaces(db: Kysely<DatabaseSchema>, actor: Actor, status?: SpaceStatus): Promise<SpaceRecord[]> {
   if (status === 'archived') {
-    if (actor.kind === 'anonymous') throw unauthenticated('listing archived Spaces needs the steward key or an Owner/Host sign-in');
+    if (actor.kind === 'anonymous') throw unauthenticated('listing archived Spaces needs the steward key or a host-wide Owner/Host credential');
     await requireOwnerOrHost(db, actor, { hostWideOnly: true });
   }
   const statuses: SpaceStatus[] = status ? [status] : ['proposed', 'active'];
@@ -152,7 +152,7 @@ export async function changeReviewPolicy(
   reason: string,
 ): Promise<SpaceRecord> {
   const space = await lockSpace(tx, slug);
-  await requireOwnerOrHost(tx.db, actor, { space: slug });
+  await requireOwnerOrHost(tx.db, actor, { space: slug, signedIn: true });
   // Setting the policy it already has changes nothing, so no event says it did
   // (docs/decisions-local.md).
   if (space.review_policy === reviewPolicy) return space;

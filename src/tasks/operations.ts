@@ -81,7 +81,7 @@ const MOVE_DOCS: Record<TaskMove, { summary: string; rule: string }> = {
   },
   release: {
     summary: 'Release a claimed task',
-    rule: '`claimed` → `open`; the claimant, or an Owner/Host of the Space (signed-in session). Event `task_released`.',
+    rule: '`claimed` → `open`; the claimant, or an Owner/Host of the Space. Event `task_released`.',
   },
   submit: {
     summary: 'Submit the work on a claimed task',
@@ -97,11 +97,11 @@ const MOVE_DOCS: Record<TaskMove, { summary: string; rule: string }> = {
   },
   reopen: {
     summary: 'Reopen a completed or cancelled task',
-    rule: '`completed` or `cancelled` → `open`; the creator, or an Owner/Host of the Space (signed-in session). Clears the claim and the completion. Event `task_reopened`.',
+    rule: '`completed` or `cancelled` → `open`; the creator, or an Owner/Host of the Space. Clears the claim and the completion. Event `task_reopened`.',
   },
   cancel: {
     summary: 'Cancel a task',
-    rule: '`open`, `claimed` or `submitted` → `cancelled`; the creator, or an Owner/Host of the Space (signed-in session). Event `task_cancelled`.',
+    rule: '`open`, `claimed` or `submitted` → `cancelled`; the creator, or an Owner/Host of the Space. Event `task_cancelled`.',
   },
 };
 

@@ -25,13 +25,16 @@ export interface Provenance {
 const STRENGTH: Record<Assurance, number> = { self_attested: 0, distinct_member: 1, independent_principal: 2 };
 
 /**
- * A human is its own principal; an agent's is its operator (reference: Member).
- * An agent whose operator is not a registered human (legacy free text) has no
- * principal we can vouch for: null, which never counts as a different one.
+ * A human is its own principal; an agent's is its operator (reference: Member),
+ * but only once that operator has confirmed the agent: anyone may name anyone as
+ * an operator, and an unconfirmed name must not let an agent pass as another
+ * human's independent review. An unconfirmed agent, or one whose operator is not
+ * a registered human (legacy free text), has no principal we can vouch for:
+ * null, which never counts as a different one.
  */
 export async function principalOf(db: Kysely<DatabaseSchema>, member: MemberRecord): Promise<string | null> {
   if (member.type === 'human') return member.handle;
-  if (member.operator === null) return null;
+  if (member.operator === null || !member.operator_confirmed) return null;
   const operator = await findMember(db, member.operator);
   return operator?.type === 'human' ? operator.handle : null;
 }
@@ -65,7 +68,7 @@ export function refusal(p: Provenance, task: { kind: TaskKind }, space: { slug: 
     p.assurance === 'self_attested'
       ? 'the worker may not complete their own work'
       : p.worker_principal === null || p.completer_principal === null
-        ? 'an agent whose operator is not a registered human has no principal that could differ'
+        ? 'an agent whose operator has not confirmed it, or is not a registered human, has no principal that could differ'
         : 'both answer to the same accountable principal';
   if (task.kind === 'merge' || task.kind === 'production') {
     return `${task.kind} tasks always need a completer whose accountable principal differs from the worker's: ${pair}; ${why}`;

@@ -19,7 +19,7 @@ const CompletionSchema = Type.Object(
   {
     worker: Type.String({ description: 'The member who claimed and submitted the work.' }),
     worker_principal: Type.Union([Type.String(), Type.Null()], {
-      description: "The worker's accountable principal: a human is its own, an agent's is its operator; null when an agent's operator is not a registered human.",
+      description: "The worker's accountable principal: a human is its own, an agent's is its operator; null when an agent's operator has not confirmed it or is not a registered human.",
     }),
     completer: Type.String({ description: 'The member who completed the task.' }),
     completer_principal: Type.Union([Type.String(), Type.Null()], { description: "The completer's accountable principal." }),

@@ -8,12 +8,17 @@ import type { TestServer } from './server.js';
  * through `ctx.db.transaction` and the real domain functions or plain rows.
  */
 
-/** An agent member with a member key, in the given status (registration makes it `pending`). */
+/**
+ * An agent member with a member key, in the given status (registration makes it
+ * `pending`). Its operator has confirmed it unless `confirmed: false`, as for
+ * every agent approved through the API.
+ */
 export async function seedAgent(
   server: TestServer,
   handle: string,
   operator: string,
   status: MemberStatus = 'pending',
+  opts: { confirmed?: boolean } = {},
 ): Promise<{ handle: string; key: string }> {
   return server.app.ctx.db.transaction(async (tx) => {
     const ts = tx.now.toISOString();
@@ -24,6 +29,7 @@ export async function seedAgent(
         type: 'agent',
         display_name: handle,
         operator,
+        operator_confirmed: opts.confirmed === false ? 0 : 1,
         capabilities: '[]',
         status,
         email: null,

@@ -39,6 +39,7 @@ interface Member {
   type: string;
   display_name: string;
   operator?: string;
+  operator_confirmed?: boolean;
   capabilities: string[];
   status: string;
   created_ts: string;
@@ -116,7 +117,7 @@ export function registerClientCommands(program: Command): void {
   registerResources(program);
   registerPins(program);
 
-  client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host session or steward key)")
+  client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host or steward key)")
     .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)
     .option('--limit <n>', 'events per page (1-500, default 100)', nonNegativeInteger)
     .option('-f, --follow', 'keep printing new events as they happen (Ctrl-C to stop)')
@@ -139,7 +140,7 @@ function registerSpaces(program: Command): void {
   const spaces = group(program, 'spaces', 'list, propose and govern Spaces');
 
   client(spaces, 'list', 'list Spaces (proposed and active unless --status says otherwise)')
-    .option('--status <status>', 'proposed, active or archived (archived needs an Owner/Host session or the steward key)')
+    .option('--status <status>', 'proposed, active or archived (archived needs a host-wide Owner/Host or the steward key)')
     .action(async (opts: CommonOptions & { status?: string }) => {
       const { body } = await callOperation<{ spaces: Space[] }>(resolveTarget(opts.host), 'list_spaces', {
         query: { status: opts.status },
@@ -191,9 +192,9 @@ function registerSpaces(program: Command): void {
       say(`Space ${body.slug} is now ${body.status}.`);
     });
   };
-  transition('approve', 'approve_space', 'approve a proposed Space (Owner/Host session or steward key)', false);
-  transition('archive', 'archive_space', 'archive a proposed Space (Owner/Host session or steward key)', true);
-  transition('restore', 'restore_space', 'restore an archived Space to proposed (Owner/Host session or steward key)', false);
+  transition('approve', 'approve_space', 'approve a proposed Space (host-wide Owner/Host or steward key)', false);
+  transition('archive', 'archive_space', 'archive a proposed Space (host-wide Owner/Host or steward key)', true);
+  transition('restore', 'restore_space', 'restore an archived Space to proposed (host-wide Owner/Host or steward key)', false);
 
   client(spaces, 'review-policy <slug> <policy>', 'set who may complete evidence-only tasks: independent_principal, distinct_member or self_attested')
     .requiredOption('--reason <text>', 'why (3-1000 characters; recorded in the event)')
@@ -235,14 +236,14 @@ function registerSpaces(program: Command): void {
       say(done(body));
     });
   };
-  admission('invite', 'invite_member', 'invite a member to an invite-only Space (Owner/Host session)', (m) => `Invited ${m.member} to ${m.space}.`);
-  admission('admit', 'admit_join_request', 'admit a request to join (Owner/Host session)', (m) => `${m.member} is ${m.state} in ${m.space}.`);
-  admission('decline', 'decline_join_request', 'decline a request to join (Owner/Host session)', (m) => `Declined ${m.member}'s request to join ${m.space}.`);
-  admission('remove', 'remove_space_member', 'remove a member from a Space (Owner/Host session)', (m) => `Removed ${m.member} from ${m.space}.`);
+  admission('invite', 'invite_member', 'invite a member to an invite-only Space (Owner/Host)', (m) => `Invited ${m.member} to ${m.space}.`);
+  admission('admit', 'admit_join_request', 'admit a request to join (Owner/Host)', (m) => `${m.member} is ${m.state} in ${m.space}.`);
+  admission('decline', 'decline_join_request', 'decline a request to join (Owner/Host)', (m) => `Declined ${m.member}'s request to join ${m.space}.`);
+  admission('remove', 'remove_space_member', 'remove a member from a Space (Owner/Host)', (m) => `Removed ${m.member} from ${m.space}.`);
 }
 
 function registerAgents(program: Command): void {
-  const agents = group(program, 'agents', 'register and approve agents');
+  const agents = group(program, 'agents', 'register, confirm and approve agents');
 
   client(agents, 'register <handle>', 'register an agent; prints its key, once')
     .requiredOption('--operator <handle>', 'the accountable human member')
@@ -266,7 +267,15 @@ function registerAgents(program: Command): void {
       say(body.note);
     });
 
-  client(agents, 'approve <handle>', 'approve a pending agent (Owner/Host session or steward key)').action(async (handle: string, opts: CommonOptions) => {
+  client(agents, 'confirm <handle>', "vouch for an agent that names you as its operator (or with the steward key)").action(
+    async (handle: string, opts: CommonOptions) => {
+      const { body } = await callOperation<Member>(resolveTarget(opts.host), 'confirm_agent', { params: { handle } });
+      if (opts.json) return printJson(body);
+      say(`Agent ${body.handle} is confirmed: ${body.operator ?? 'its operator'} answers for it. It is ${body.status}.`);
+    },
+  );
+
+  client(agents, 'approve <handle>', 'approve a pending agent its operator has confirmed (host-wide Owner/Host or steward key)').action(async (handle: string, opts: CommonOptions) => {
     const { body } = await callOperation<Member>(resolveTarget(opts.host), 'approve_agent', { params: { handle } });
     if (opts.json) return printJson(body);
     say(`Agent ${body.handle} is now ${body.status}.`);
@@ -286,7 +295,7 @@ function registerMembers(program: Command): void {
     ['suspend', 'suspend_member'],
     ['reinstate', 'reinstate_member'],
   ] as const) {
-    client(members, `${name} <handle>`, `${name} a member (Owner/Host session or steward key)`).action(async (handle: string, opts: CommonOptions) => {
+    client(members, `${name} <handle>`, `${name} a member (host-wide Owner/Host or steward key; an Owner only by an Owner)`).action(async (handle: string, opts: CommonOptions) => {
       const { body } = await callOperation<Member>(resolveTarget(opts.host), operation, { params: { handle } });
       if (opts.json) return printJson(body);
       say(`Member ${body.handle} is now ${body.status}.`);
@@ -406,6 +415,7 @@ function memberFields(m: Member): Array<[string, Cell | string[]]> {
     ['display name', m.display_name],
   ];
   if (m.operator !== undefined) fields.push(['operator', m.operator]);
+  if (m.operator_confirmed !== undefined) fields.push(['operator confirmed', m.operator_confirmed ? 'yes' : 'no']);
   if (m.type === 'agent' || m.capabilities.length) fields.push(['capabilities', m.capabilities]);
   if (m.email !== undefined) fields.push(['email', `${m.email}${m.email_verified ? '' : ' (not verified)'}`]);
   fields.push(['created', time(m.created_ts)], ['id', m.id]);

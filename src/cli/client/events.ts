@@ -29,7 +29,7 @@ export interface EventsOptions {
 
 const MAX_BACKOFF_SECONDS = 30;
 
-/** Without a Space: the host-wide feed (decisions §7), for an Owner/Host session or the steward key. */
+/** Without a Space: the host-wide feed (decisions §7), for a host-wide Owner/Host or the steward key. */
 function feed(slug: string | undefined): { name: string; params: Record<string, string> } {
   return slug ? { name: 'list_event_page', params: { slug } } : { name: 'list_host_event_page', params: {} };
 }

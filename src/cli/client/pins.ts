@@ -56,7 +56,7 @@ export function registerPins(program: Command): void {
     );
   });
 
-  client(pins, 'set <slug> [entries...]', 'replace the pins, in order: Resource ids and repo:<path>.md files (Owner/Host session)')
+  client(pins, 'set <slug> [entries...]', 'replace the pins, in order: Resource ids and repo:<path>.md files (Owner/Host)')
     .option('--clear', 'unpin everything')
     .option('--reason <text>', 'why (at most 500 characters; recorded in the event)')
     .action(async (slug: string, entries: string[], opts: Options & { clear?: boolean; reason?: string }) => {
@@ -70,7 +70,7 @@ export function registerPins(program: Command): void {
       say(describePins(body));
     });
 
-  client(pins, 'append <slug> <resource-id>', "append one Resource (the Space's maintainer, or an Owner/Host session)")
+  client(pins, 'append <slug> <resource-id>', "append one Resource (the Space's maintainer, or an Owner/Host)")
     .option('--reason <text>', 'why (at most 500 characters; recorded in the event)')
     .action(async (slug: string, resourceId: string, opts: Options & { reason?: string }) => {
       const { body } = await callOperation<Space>(resolveTarget(opts.host), 'pin_resource', {
@@ -117,7 +117,7 @@ export function registerPins(program: Command): void {
       );
     });
 
-  client(pins, 'accept <slug> <id>', 'accept a pin proposal: the Resource is appended to the pins (Owner/Host session)').action(
+  client(pins, 'accept <slug> <id>', 'accept a pin proposal: the Resource is appended to the pins (Owner/Host)').action(
     async (slug: string, id: string, opts: Options) => {
       const { body } = await callOperation<PinProposal>(resolveTarget(opts.host), 'accept_pin_proposal', { params: { slug, id } });
       if (opts.json) return printJson(body);
@@ -125,7 +125,7 @@ export function registerPins(program: Command): void {
     },
   );
 
-  client(pins, 'decline <slug> <id>', 'decline a pin proposal (Owner/Host session)')
+  client(pins, 'decline <slug> <id>', 'decline a pin proposal (Owner/Host)')
     .requiredOption('--reason <text>', 'why not (1-1000 characters; recorded in the event)')
     .action(async (slug: string, id: string, opts: Options & { reason: string }) => {
       const { body } = await callOperation<PinProposal>(resolveTarget(opts.host), 'decline_pin_proposal', {

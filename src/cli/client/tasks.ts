@@ -43,11 +43,11 @@ interface Message {
 
 const MOVES = {
   claim: 'claim an open task; you become its claimant',
-  release: 'give up a claim (the claimant, or an Owner/Host session)',
+  release: 'give up a claim (the claimant, or an Owner/Host)',
   submit: 'submit the work on a task you claimed',
   complete: "complete a submitted task; the Space's review policy and the task kind decide who may",
-  reopen: 'reopen a completed or cancelled task (its creator, or an Owner/Host session)',
-  cancel: 'cancel an open, claimed or submitted task (its creator, or an Owner/Host session)',
+  reopen: 'reopen a completed or cancelled task (its creator, or an Owner/Host)',
+  cancel: 'cancel an open, claimed or submitted task (its creator, or an Owner/Host)',
 } as const;
 
 /** `atrium tasks …` (docs/tasks.md): the task operations over the public API. */

@@ -8,6 +8,7 @@ import * as tasks from './0005-tasks.js';
 import * as resources from './0006-resources.js';
 import * as pins from './0007-pins.js';
 import * as rateLimits from './0008-rate-limits.js';
+import * as operatorConfirmation from './0009-operator-confirmation.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0006-resources': resources,
   '0007-pins': pins,
   '0008-rate-limits': rateLimits,
+  '0009-operator-confirmation': operatorConfirmation,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
