@@ -43,7 +43,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const mailer =
     options.mailer ??
     createMailer({ ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}), from: config.mailFrom, dataDir: config.dataDir, log });
-  const mentions = createMentionParser({ timeoutMs: config.mentionParseTimeoutMs });
+  const mentions = createMentionParser({
+    timeoutMs: config.mentionParseTimeoutMs,
+    workers: config.mentionParseWorkers,
+    queueLimit: config.mentionParseQueueLimit,
+    perMember: config.mentionParsePerMember,
+  });
   return {
     config,
     db,

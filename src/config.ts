@@ -28,8 +28,28 @@ export interface Config {
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
   activationPollSeconds: number;
-  /** Time budget for finding the mentions in one message (422 beyond; mention-parser.ts). */
+  /** Time budget for finding the mentions in one message, counted from its arrival (422 beyond; mention-parser.ts). */
   mentionParseTimeoutMs: number;
+  /** Worker threads that find mentions (mention-parser.ts). */
+  mentionParseWorkers: number;
+  /** Message bodies that may wait for a mention parser at once, host-wide (refused beyond). */
+  mentionParseQueueLimit: number;
+  /** Message bodies of one member that may wait or be parsed at once (refused beyond). */
+  mentionParsePerMember: number;
+  /** JSON-RPC messages one MCP request may carry (docs/mcp.md). */
+  mcpMaxBatch: number;
+  /** A request's headers and body must have arrived within this many ms (408 / closed beyond). */
+  requestTimeoutMs: number;
+  /** A request's headers must have arrived within this many ms. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms. */
+  keepAliveTimeoutMs: number;
+  /** Open client connections the server accepts at once; further ones are closed at once. */
+  maxConnections: number;
+  /** Open client connections one network peer may hold at once. */
+  maxConnectionsPerAddress: number;
+  /** Client activation polls one network address may make per minute (429 beyond). */
+  activationPollRateLimit: number;
   /** Largest Markdown Resource version, in bytes of UTF-8 (422 beyond; docs/resources.md). */
   resourceMaxBytes: number;
   /** Directory for embedded data: the SQLite file's directory, else ./data. */
@@ -68,6 +88,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),
+    mentionParseWorkers: parsePositiveInt('ATRIUM_MENTION_PARSE_WORKERS', env.ATRIUM_MENTION_PARSE_WORKERS ?? '2'),
+    mentionParseQueueLimit: parsePositiveInt('ATRIUM_MENTION_PARSE_QUEUE_LIMIT', env.ATRIUM_MENTION_PARSE_QUEUE_LIMIT ?? '64'),
+    mentionParsePerMember: parsePositiveInt('ATRIUM_MENTION_PARSE_PER_MEMBER', env.ATRIUM_MENTION_PARSE_PER_MEMBER ?? '2'),
+    mcpMaxBatch: parsePositiveInt('ATRIUM_MCP_MAX_BATCH', env.ATRIUM_MCP_MAX_BATCH ?? '20'),
+    requestTimeoutMs: parsePositiveInt('ATRIUM_REQUEST_TIMEOUT_MS', env.ATRIUM_REQUEST_TIMEOUT_MS ?? '30000'),
+    headersTimeoutMs: parsePositiveInt('ATRIUM_HEADERS_TIMEOUT_MS', env.ATRIUM_HEADERS_TIMEOUT_MS ?? '10000'),
+    keepAliveTimeoutMs: parsePositiveInt('ATRIUM_KEEP_ALIVE_TIMEOUT_MS', env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS ?? '5000'),
+    maxConnections: parsePositiveInt('ATRIUM_MAX_CONNECTIONS', env.ATRIUM_MAX_CONNECTIONS ?? '768'),
+    maxConnectionsPerAddress: parsePositiveInt('ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', env.ATRIUM_MAX_CONNECTIONS_PER_ADDRESS ?? '256'),
+    activationPollRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_POLL_RATE_LIMIT', env.ATRIUM_ACTIVATION_POLL_RATE_LIMIT ?? '120'),
     resourceMaxBytes: parseResourceMaxBytes(env.ATRIUM_RESOURCE_MAX_BYTES ?? String(DEFAULT_RESOURCE_MAX_BYTES)),
     dataDir: dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',

@@ -17,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: 'The request body is not JSON.',
   422: 'Validation failed.',
   429: 'Too many requests; retry later.',
+  503: 'The host is busy; retry after the `Retry-After` seconds.',
 };
 
 const SECURITY_NAMES: Record<CredentialScheme, string[]> = {

@@ -31,13 +31,15 @@ export const postMessage = defineOperation({
   description:
     'Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, ' +
     'stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through ' +
-    'their inbox. Event `message_posted`.',
+    'their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too ' +
+    'complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and ' +
+    'a host too busy to check the body within its budget answers 503; both with Retry-After.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: ChannelParams,
   body: PostMessageBody,
   bodyRequired: true,
   success: { status: 201, description: 'The message.', schema: MessageRef },
-  errors: [401, 403, 404, 409],
+  errors: [401, 403, 404, 409, 429, 503],
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>
@@ -83,7 +85,7 @@ export const sendDirectMessage = defineOperation({
   body: DirectMessageBody,
   bodyRequired: true,
   success: { status: 201, description: 'The direct message.', schema: MessageRef },
-  errors: [401, 403, 404, 409],
+  errors: [401, 403, 404, 409, 429, 503],
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>

@@ -66,9 +66,10 @@ export interface PreparedBody {
   candidates: string[];
 }
 
-export async function prepareBody(parser: MentionParser, text: string): Promise<PreparedBody> {
+/** `owner` is whose body this is: the mention parser's unit of fairness. */
+export async function prepareBody(parser: MentionParser, text: string, owner?: string): Promise<PreparedBody> {
   checkBody(text);
-  return { text, candidates: await parser.candidates(text) };
+  return { text, candidates: await parser.candidates(text, owner) };
 }
 
 /**
@@ -83,8 +84,8 @@ export async function prepareMessage(
   slug: string,
   text: string,
 ): Promise<PreparedBody> {
-  await requireAct(ctx.db.kysely, actor, await getSpace(ctx.db.kysely, slug));
-  return prepareBody(ctx.mentions, text);
+  const { member } = await requireAct(ctx.db.kysely, actor, await getSpace(ctx.db.kysely, slug));
+  return prepareBody(ctx.mentions, text, member.handle);
 }
 
 export async function postMessage(

@@ -145,7 +145,7 @@ export const postTaskMessage = defineOperation({
   body: PostMessageBody,
   bodyRequired: true,
   success: { status: 201, description: 'The message.', schema: MessageRef },
-  errors: [401, 403, 404, 409],
+  errors: [401, 403, 404, 409, 429, 503],
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction((tx) => discussTask(tx, actor, params.slug, params.id, prepared));
