@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -33,6 +34,27 @@ async function raw(server: TestServer, init: { method?: string; headers?: Record
     ...(init.body !== undefined ? { body: init.body } : {}),
   });
   return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** node:http, which (unlike fetch) sends the Host header it is given. */
+function rawHttp(server: TestServer, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${server.url}/v0/mcp`,
+      { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 function detailOf(res: RawResponse): string {
@@ -158,11 +180,63 @@ for (const backend of backends()) {
       const plain = await raw(server, { headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'text/plain' }, body: 'hello' });
       assert.equal(plain.status, 415);
       detailOf(plain);
-      for (const body of ['', '{"jsonrpc": ']) {
+      // Not JSON at all: JSON-RPC's own parse error, as the transport rules say.
+      for (const body of ['', '{"jsonrpc": ', '\xff']) {
         const bad = await raw(server, { headers: { authorization: `Bearer ${agent.key}` }, body });
-        assert.equal(bad.status, 422, JSON.stringify(body));
-        detailOf(bad);
+        assert.equal(bad.status, 400, JSON.stringify(body));
+        const parsed = JSON.parse(bad.text) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+        assert.equal(parsed.jsonrpc, '2.0');
+        assert.equal(parsed.id, null);
+        assert.equal(parsed.error.code, -32700);
+        assert.match(parsed.error.message, /^Parse error: /);
       }
+    });
+
+    it('refuses a foreign Origin or Host with 403 before anything else, and accepts its own', async () => {
+      const auth = { authorization: `Bearer ${agent.key}` };
+      const before = await server.request('GET', '/v0/spaces/plaza/events?since=0', { token: agent.key, unchecked: true });
+      const post = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'post_message', arguments: { slug: 'plaza', channel: 'general', body: 'from a foreign page' } } });
+      for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: server.url.replace('http:', 'https:') }]) {
+        const refused = await raw(server, { headers: { ...auth, 'mcp-protocol-version': '2025-06-18', ...headers }, body: post });
+        assert.equal(refused.status, 403, JSON.stringify(headers));
+        assert.match(detailOf(refused), /refused/);
+      }
+      // fetch always sends the URL's own Host; a rebinding browser sends the attacker's name.
+      const rebound = await rawHttp(server, { ...auth, host: 'evil.example:80' }, post);
+      assert.equal(rebound.status, 403);
+      assert.match(detailOf(rebound), /host "evil.example:80" are refused/);
+      // Refused before the credential is even looked at.
+      assert.equal((await raw(server, { headers: { origin: 'https://evil.example' }, body: post })).status, 403);
+      const after = await server.request('GET', '/v0/spaces/plaza/events?since=0', { token: agent.key, unchecked: true });
+      assert.equal(after.body.events.length, before.body.events.length, 'nothing was posted');
+
+      const port = new URL(server.url).port;
+      assert.equal((await raw(server, { headers: { ...auth, origin: server.url }, body: JSON.stringify(INITIALIZE) })).status, 200);
+      const loopback = await rawHttp(server, { ...auth, origin: `http://localhost:${port}`, host: `localhost:${port}` }, JSON.stringify(INITIALIZE));
+      assert.equal(loopback.status, 200, 'every loopback name of a loopback base URL is the same server');
+    });
+
+    it("follows the protocol version's batching rule and bounds a batch", async () => {
+      const auth = { authorization: `Bearer ${agent.key}` };
+      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+      const batch = JSON.stringify([list(1), list(2)]);
+      for (const version of ['2025-06-18', '2025-11-25']) {
+        const refused = await raw(server, { headers: { ...auth, 'mcp-protocol-version': version }, body: batch });
+        assert.equal(refused.status, 400);
+        const parsed = JSON.parse(refused.text) as { error: { code: number; message: string } };
+        assert.equal(parsed.error.code, -32600);
+        assert.match(parsed.error.message, /no JSON-RPC batches/);
+      }
+      const older = await raw(server, { headers: { ...auth, 'mcp-protocol-version': '2025-03-26' }, body: batch });
+      assert.equal(older.status, 200);
+      assert.deepEqual((JSON.parse(older.text) as Array<{ id: number }>).map((m) => m.id).sort(), [1, 2]);
+      const max = server.app.ctx.config.mcpMaxBatch;
+      const tooMany = JSON.stringify(Array.from({ length: max + 1 }, (_, i) => list(i + 1)));
+      const capped = await raw(server, { headers: auth, body: tooMany });
+      assert.equal(capped.status, 400);
+      const parsed = JSON.parse(capped.text) as { error: { code: number; message: string } };
+      assert.equal(parsed.error.code, -32600);
+      assert.match(parsed.error.message, new RegExp(`at most ${max} messages`));
     });
 
     it('takes a Resource of the largest allowed size, and refuses one byte more like REST', async () => {
@@ -176,39 +250,38 @@ for (const backend of backends()) {
       assert.deepEqual({ status: rest.status, detail: rest.body.detail }, refused);
     });
 
-    it("validates arguments as strictly as REST and answers REST's 422 detail as a tool error", async () => {
-      const cases: Array<[string, Record<string, unknown>]> = [
-        ['post_message', { slug: 'plaza', channel: 'general' }],
-        ['post_message', { slug: 'plaza', channel: 'general', body: '' }],
-        ['post_message', { slug: 'plaza', channel: 'general', body: 42 }],
-        ['post_message', { slug: 'plaza', channel: 'general', body: 'nul \u0000 inside' }],
-        ['create_resource', { slug: 'plaza', name: 'N', content: 'x', colour: 'red' }],
-        ['list_event_page', { slug: 'plaza', limit: 501 }],
-        ['list_event_page', { slug: 'plaza', since: 'yesterday' }],
-        ['list_event_page', { slug: 'plaza', since: 0, colour: 'red' }],
-        ['get_task', { slug: 'plaza', id: 'abc' }],
-        ['get_space', { slug: 'pla\u0000za' }],
-        ['create_task', { slug: 'plaza', kind: 'chore', title: 'T' }],
+    it("checks arguments against the tool's own input schema, exactly typed, in a tool's words", async () => {
+      const cases: Array<[string, Record<string, unknown>, string]> = [
+        ['post_message', { slug: 'plaza', channel: 'general' }, 'arguments: missing required field "body"'],
+        ['post_message', { slug: 'plaza', channel: 'general', body: '' }, 'body must NOT have fewer than 1 characters'],
+        ['post_message', { slug: 'plaza', channel: 'general', body: 42 }, 'body must be string'],
+        ['post_message', { slug: 'plaza', channel: 'general', body: 'nul \u0000 inside' }, 'body must be UTF-8 text without NUL characters or unpaired surrogates'],
+        ['create_resource', { slug: 'plaza', name: 'N', content: 'x', colour: 'red' }, 'arguments: unknown field "colour"'],
+        ['list_event_page', { slug: 'plaza', limit: 501 }, 'limit must be <= 500'],
+        ['list_event_page', { slug: 'plaza', since: 'yesterday' }, 'since must be integer'],
+        ['list_event_page', { slug: 'plaza', limit: '2' }, 'limit must be integer'],
+        ['get_task', { slug: 'plaza', id: 'abc' }, 'id must be integer'],
+        ['get_space', { slug: 5 }, 'slug must be string'],
+        ['get_space', { slug: 'plaza', colour: 'red' }, 'arguments: unknown field "colour"'],
       ];
-      for (const [name, args] of cases) {
+      for (const [name, args, detail] of cases) {
         const refused = await caller.refused(name, args);
-        assert.equal(refused.status, 422, `${name} ${JSON.stringify(args)}: ${refused.detail}`);
-        const rest = await restCall(server, agent.key, name, args);
-        assert.deepEqual({ status: rest.status, detail: rest.body.detail }, refused, `${name} ${JSON.stringify(args)}`);
+        assert.deepEqual(refused, { status: 422, detail }, `${name} ${JSON.stringify(args)}`);
+        assert.doesNotMatch(refused.detail, /querystring|params\.|body\./, 'no REST request parts in a tool error');
       }
       // As on REST, a NUL in a path or query value is refused before the credential is looked at.
       const sessionOnly = { slug: 'pla\u0000za' };
       assert.deepEqual(await caller.refused('approve_space', sessionOnly), { status: 422, detail: 'the URL must not contain NUL characters' });
-      const rest = await restCall(server, agent.key, 'approve_space', sessionOnly);
-      assert.equal(rest.status, 422);
-      // Values arrive typed over MCP; path and query values are still coerced as REST coerces them.
-      assert.equal(((await caller.ok('list_event_page', { slug: 'plaza', limit: '2' })).json as { events: unknown[] }).events.length, 2);
-      // An operation with neither a body nor a query has nowhere to put an unknown argument.
-      assert.deepEqual(await caller.refused('get_space', { slug: 'plaza', colour: 'red' }), { status: 422, detail: 'arguments: unknown field "colour"' });
+      assert.equal((await restCall(server, agent.key, 'approve_space', sessionOnly)).status, 422);
+      // The same call, correctly typed, succeeds.
+      assert.equal(((await caller.ok('list_event_page', { slug: 'plaza', limit: 2 })).json as { events: unknown[] }).events.length, 2);
     });
 
     it('answers an unknown tool with a JSON-RPC error', async () => {
-      await assert.rejects(caller.call('drop_tables', {}), (err: unknown) => err instanceof McpError && err.code === -32602 && /unknown tool/.test(err.message));
+      await assert.rejects(
+        caller.call('drop_tables', {}),
+        (err: unknown) => err instanceof McpError && err.code === -32602 && err.message === 'MCP error -32602: unknown tool: drop_tables',
+      );
     });
 
     it('answers an unexpected failure as a 500 tool error that leaks nothing, as REST does', async () => {

@@ -83,6 +83,33 @@ for (const backend of backends()) {
         for (const r of answers.filter((a) => a.status !== 429)) assert.ok([422, 503].includes(r.status), `status ${r.status}`);
         assert.equal(await messageCount(server), before + 1, "only alice's message was written");
       });
+
+      it('holds a JSON-RPC batch of such posts over MCP to the same cap', async () => {
+        const before = await messageCount(server);
+        const call = (id: number) => ({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'post_message', arguments: { slug: 'fair-room', channel: 'general', body: HOSTILE } },
+        });
+        const res = await fetch(`${server.url}/v0/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${mallory.session}`,
+            accept: 'application/json, text/event-stream',
+            'content-type': 'application/json',
+            // The last protocol version with batches.
+            'mcp-protocol-version': '2025-03-26',
+          },
+          body: JSON.stringify(Array.from({ length: 8 }, (_, i) => call(i + 1))),
+        });
+        assert.equal(res.status, 200);
+        const replies = (await res.json()) as Array<{ result: { isError?: boolean; _meta: Record<string, unknown> } }>;
+        const statuses = replies.map((r) => r.result._meta['atrium/status']);
+        assert.equal(statuses.filter((st) => st === 429).length, 6, `statuses ${statuses.join(',')}`);
+        for (const st of statuses) assert.ok([422, 429, 503].includes(st as number), `status ${String(st)}`);
+        assert.equal(await messageCount(server), before);
+      });
     });
 
     describe('a full host-wide queue', () => {

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
@@ -9,7 +9,7 @@ import { presentedCredential } from '../http/authenticate.js';
 import type { MemberActor } from '../identity/actor.js';
 import { resolveCredential } from '../identity/credentials.js';
 import type { AnyOperation } from '../operations/operation.js';
-import { AtriumError, forbidden, invalid } from '../shared/errors.js';
+import { AtriumError, forbidden } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { callTool } from './call.js';
 import { buildToolset, type Toolset } from './tools.js';
@@ -43,28 +43,103 @@ export function registerMcpEndpoint(
     // An MCP endpoint, not a REST operation: it is not part of the OpenAPI contract.
     schema: { hide: true },
     config,
-    // As on REST, who is calling is settled before the body is read.
+    // A foreign page is refused before anything else; then, as on REST, who is
+    // calling is settled before the body is read.
     onRequest: async (request) => {
+      checkOrigin(request, ctx.config.baseUrl);
       callers.set(request, await authenticateMcp(request, ctx));
+    },
+    // A body that is not JSON is a JSON-RPC parse error here, not REST's 422.
+    errorHandler: (error, request, reply) => {
+      if (error instanceof AtriumError && error.status === 422) {
+        return reply.code(400).send(jsonRpcError(-32700, `Parse error: ${error.detail}`));
+      }
+      throw error;
     },
     handler: async (request, reply) => {
       if (request.method !== 'POST') {
         // Stateless: there is no server-to-client stream to open (GET) and no session to end (DELETE).
         return reply.code(405).header('allow', 'POST').send({ detail: `${MCP_PATH} takes MCP messages by POST only (stateless Streamable HTTP)` });
       }
-      if (request.body === undefined) throw invalid('the request body must be a JSON-RPC message');
+      if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the request body must be a JSON-RPC message'));
+      const batchRefusal = refuseBatch(request, ctx.config.mcpMaxBatch);
+      if (batchRefusal) return reply.code(400).send(jsonRpcError(-32600, batchRefusal));
       await serve(request, reply, callers.get(request)!, toolset, ctx);
       return reply;
     },
   });
 }
 
+function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; id: null; error: { code: number; message: string } } {
+  return { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+/**
+ * MCP Streamable HTTP: a server must validate `Origin` to stop DNS rebinding,
+ * where a page on another site reaches a local or intranet server through a
+ * name it controls. Browsers always send `Origin` on a cross-origin POST, so a
+ * request whose `Origin` is not Atrium's own, or whose `Host` is not the host
+ * of ATRIUM_BASE_URL, is refused before the credential is looked at. Programs
+ * that send no `Origin` (CLIs, agent harnesses) are unaffected. A loopback base
+ * URL accepts every loopback name on its port: `localhost` and `127.0.0.1` are
+ * the same server, and no outside name can be among them.
+ */
+function checkOrigin(request: FastifyRequest, baseUrl: string): void {
+  const own = new URL(baseUrl);
+  const hosts = sameHostNames(own);
+  const origin = request.headers.origin;
+  const fromHost = origin === undefined ? undefined : originHost(origin, own.protocol);
+  if (origin !== undefined && (fromHost === undefined || !hosts.has(fromHost))) {
+    throw forbidden(`requests from origin ${JSON.stringify(origin)} are refused: ${MCP_PATH} serves only its own origin ${own.origin}`);
+  }
+  const host = request.headers.host;
+  if (host !== undefined && !hosts.has(host.toLowerCase())) {
+    throw forbidden(`requests for host ${JSON.stringify(host)} are refused: ${MCP_PATH} answers only for ${own.host} (ATRIUM_BASE_URL)`);
+  }
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The base URL's host; when that is a loopback name, every loopback name on the same port means the same server. */
+function sameHostNames(own: URL): Set<string> {
+  if (!LOOPBACK_NAMES.includes(own.hostname)) return new Set([own.host]);
+  return new Set(LOOPBACK_NAMES.map((name) => (own.port ? `${name}:${own.port}` : name)));
+}
+
+/** An Origin's host, when its scheme is the base URL's; otherwise nothing matches. */
+function originHost(origin: string, protocol: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    return url.protocol === protocol ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * JSON-RPC batches were part of MCP 2025-03-26 and were removed in 2025-06-18.
+ * The negotiated version travels in `MCP-Protocol-Version` (absent means
+ * 2025-03-26, as the transport rules say); older versions may batch, up to
+ * ATRIUM_MCP_MAX_BATCH messages, so one request cannot carry unbounded work.
+ */
+function refuseBatch(request: FastifyRequest, maxBatch: number): string | undefined {
+  if (!Array.isArray(request.body)) return undefined;
+  const header = request.headers['mcp-protocol-version'];
+  const version = (Array.isArray(header) ? header[0] : header) ?? BATCHING_VERSION;
+  if (version > BATCHING_VERSION) return `Invalid Request: MCP ${version} has no JSON-RPC batches; send one message per request`;
+  if (request.body.length > maxBatch) return `Invalid Request: a batch may hold at most ${maxBatch} messages`;
+  return undefined;
+}
+
+const BATCHING_VERSION = '2025-03-26';
+
 async function serve(request: FastifyRequest, reply: FastifyReply, member: MemberActor, toolset: Toolset, ctx: AppContext): Promise<void> {
   const server = new Server({ name: 'atrium', title: 'Atrium', version: PROTOCOL }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolset.tools }));
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
     const bound = toolset.byName.get(call.params.name);
-    if (!bound) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${call.params.name}`);
+    // McpError would put its own "MCP error -32602:" into the message, which the client prefixes again.
+    if (!bound) throw Object.assign(new Error(`unknown tool: ${call.params.name}`), { code: ErrorCode.InvalidParams });
     return callTool(
       bound,
       call.params.arguments ?? {},

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
 import { isUntrusted } from '../content/untrusted.js';
 import { findUnstorableText } from '../content/text.js';
-import { createValidatorCompiler, describeValidationError } from '../http/validation.js';
+import { createAjv, createValidatorCompiler, describeValidationError } from '../http/validation.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
 import { envelopeSchema, resolveSchema } from './envelope.js';
@@ -39,7 +39,11 @@ export interface BoundTool {
   sharedSchemas: TSchema[];
   /** REST refuses a NUL in the URL before it looks at the credential; so does a tool (422 AtriumError). */
   checkUrlText(args: JsonObject): void;
-  /** Validates and splits arguments exactly as the REST edge validates a request; throws a 422 AtriumError. */
+  /**
+   * Checks arguments against the tool's own input schema, exactly typed (a tool
+   * call carries JSON values, so nothing is coerced), then splits them into the
+   * parts of the REST request; throws a 422 AtriumError naming the argument.
+   */
   parse(args: JsonObject): OperationInput;
 }
 
@@ -64,8 +68,10 @@ interface ValidateFunction {
  * operation is a new tool, and a changed schema changes the tool with it.
  */
 export function buildToolset(operations: AnyOperation[], sharedSchemas: TSchema[]): Toolset {
-  // The REST edge's own compiler: bodies strictly, path and query values coerced.
+  // The REST edge's own compiler, for the REST request a call stands for; and
+  // a strict one for the tool's flat input schema, checked first.
   const compile = createValidatorCompiler(sharedSchemas);
+  const strict = createAjv(sharedSchemas, { coerceTypes: false });
   const tools: McpTool[] = [];
   const byName = new Map<string, BoundTool>();
   for (const op of operations) {
@@ -80,13 +86,14 @@ export function buildToolset(operations: AnyOperation[], sharedSchemas: TSchema[
       body: op.body ? (compile({ schema: op.body, httpPart: 'body', method: op.method, url: op.path }) as ValidateFunction) : undefined,
     };
     const owner = argumentOwners(op);
+    const checkInput = strict.compile(tool.inputSchema) as ValidateFunction;
     tools.push(tool);
     byName.set(op.name, {
       tool,
       op,
       sharedSchemas,
       checkUrlText: (args) => checkUrlText(args, owner),
-      parse: (args) => parseArguments(args, owner, validators),
+      parse: (args) => parseArguments(args, owner, checkInput, validators),
     });
   }
   return { tools, byName };
@@ -112,28 +119,28 @@ function argumentOwners(op: AnyOperation): Map<string, Part> {
 function parseArguments(
   args: JsonObject,
   owner: Map<string, Part>,
+  checkInput: ValidateFunction,
   validators: Record<Part, ValidateFunction | undefined>,
 ): OperationInput {
-  const parts: Record<Part, JsonObject> = { params: {}, querystring: {}, body: {} };
-  for (const [name, value] of Object.entries(args)) {
-    // An undeclared name goes where REST would meet it (the body, else the query
-    // string) and is refused there with REST's detail. REST ignores query
-    // parameters of an operation that declares none; a tool refuses them all.
-    const part = owner.get(name) ?? (validators.body ? 'body' : validators.querystring ? 'querystring' : undefined);
-    if (!part) throw invalid(`arguments: unknown field "${name}"`);
-    parts[part][name] = value;
-  }
   // The REST edge refuses text no database can store before it validates; so does this.
-  for (const part of ['params', 'querystring', 'body'] as const) {
-    const unstorable = findUnstorableText(parts[part], part);
-    if (unstorable) throw invalid(`${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`);
-  }
-  // Fastify's order: params, body, querystring. Validation fills defaults and coerces in place.
+  const unstorable = findUnstorableText(args, ARGUMENTS);
+  if (unstorable) throw invalid(`${argumentLabel(unstorable)} must be UTF-8 text without NUL characters or unpaired surrogates`);
+  if (!checkInput(args)) throw invalid(argumentLabel(describeValidationError(checkInput.errors, ARGUMENTS)));
+  const parts: Record<Part, JsonObject> = { params: {}, querystring: {}, body: {} };
+  for (const [name, value] of Object.entries(args)) parts[owner.get(name)!][name] = value;
+  // The request's own schemas fill their defaults; the input schema above has already refused anything they would.
   for (const part of ['params', 'body', 'querystring'] as const) {
     const validate = validators[part];
-    if (validate && !validate(parts[part])) throw invalid(describeValidationError(validate.errors, part));
+    if (validate && !validate(parts[part])) throw invalid(argumentLabel(describeValidationError(validate.errors, ARGUMENTS)));
   }
   return { params: parts.params, query: parts.querystring, body: validators.body ? parts.body : undefined };
+}
+
+const ARGUMENTS = 'arguments';
+
+/** Tool-style words: `slug must be string`, `arguments: unknown field "x"`; never a REST part such as `body.` or `querystring.`. */
+function argumentLabel(text: string): string {
+  return text.startsWith(`${ARGUMENTS}.`) ? text.slice(ARGUMENTS.length + 1) : text;
 }
 
 function checkUrlText(args: JsonObject, owner: Map<string, Part>): void {
