@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MentionParser } from './messages/mention-parser.js';
+import type { AddressDigest } from './shared/client-address.js';
 import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
 
@@ -13,5 +14,7 @@ export interface AppContext {
   mailer: Mailer;
   /** Finds mention candidates off the main thread, with a time budget. */
   mentions: MentionParser;
+  /** A client address as Atrium keeps it: keyed with the host secret, never bare. */
+  addressDigest: AddressDigest;
   log: Logger;
 }

@@ -7,6 +7,7 @@ import { createLogger } from './logger.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMentionParser } from './messages/mention-parser.js';
+import { addressDigester, loadAddressSecret, type AddressDigest } from './shared/client-address.js';
 import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
@@ -34,8 +35,10 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
+  let addressDigest: AddressDigest;
   try {
     await db.migrate();
+    addressDigest = addressDigester(await loadAddressSecret(db.kysely));
   } catch (err) {
     await db.destroy();
     throw err;
@@ -55,6 +58,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     clock,
     mailer,
     mentions,
+    addressDigest,
     log,
     async close() {
       mailer.close();

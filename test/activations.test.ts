@@ -12,7 +12,7 @@ for (const backend of backends()) {
     let ada: { handle: string; session: string };
     before(async () => {
       clock = new TestClock();
-      server = await startServer(backend, { clock, env: { ATRIUM_ACTIVATION_RATE_LIMIT: '1000' } });
+      server = await startServer(backend, { clock, env: { ATRIUM_ACTIVATION_RATE_LIMIT: '1000', ATRIUM_ACTIVATION_POLL_RATE_LIMIT: '1000' } });
       ada = await server.human('ada');
     });
     after(() => server.stop());
@@ -99,15 +99,24 @@ for (const backend of backends()) {
       assert.equal((await server.request('GET', '/v0/me', { token: key })).status, 401, 'a revoked key is refused at once');
     });
 
-    it('asks a client that polls too fast to wait longer', async () => {
+    it("slows a client that polls too fast down for good, 5 seconds per hurried poll (RFC 8628 slow_down)", async () => {
       const created = (await create()).body;
+      const interval = created.poll_interval_seconds as number;
       const first = await poll(created.code, created.poll_secret);
-      assert.equal(first.body.retry_after_seconds, created.poll_interval_seconds);
+      assert.equal(first.body.retry_after_seconds, interval);
       const hurried = await poll(created.code, created.poll_secret);
-      assert.ok(hurried.body.retry_after_seconds > created.poll_interval_seconds);
-      clock.advance(created.poll_interval_seconds * 1000);
+      assert.deepEqual([hurried.status, hurried.body.status, hurried.body.retry_after_seconds], [200, 'pending', interval + 5]);
+      // The old interval is no longer enough: that poll is too soon as well.
+      clock.advance(interval * 1000);
+      const stillHurried = await poll(created.code, created.poll_secret);
+      assert.equal(stillHurried.body.retry_after_seconds, interval + 10);
+      // Keeping the raised interval is on time, and the interval stays raised.
+      clock.advance((interval + 10) * 1000);
       const patient = await poll(created.code, created.poll_secret);
-      assert.equal(patient.body.retry_after_seconds, created.poll_interval_seconds);
+      assert.equal(patient.body.retry_after_seconds, interval + 10);
+      // Another activation is not slowed by this one.
+      const other = (await create()).body;
+      assert.equal((await poll(other.code, other.poll_secret)).body.retry_after_seconds, interval);
     });
 
     it('expires after 15 minutes: approval is 410 and polls say expired', async () => {

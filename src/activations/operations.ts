@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { defineOperation } from '../operations/operation.js';
 import { MemberRef } from '../members/schemas.js';
+import { consumeRateLimit } from '../shared/rate-limit.js';
 import { StringEnum, Timestamp } from '../shared/schemas.js';
 import * as activations from './service.js';
 
@@ -54,7 +55,7 @@ export const createActivation = defineOperation({
     ctx.db.transaction((tx) =>
       activations.createActivation(tx, {
         ...(body.client_name !== undefined ? { client_name: body.client_name } : {}),
-        clientAddress,
+        clientDigest: ctx.addressDigest(clientAddress),
         rateLimit: ctx.config.activationRateLimit,
         baseUrl: ctx.config.baseUrl,
         pollIntervalSeconds: ctx.config.activationPollSeconds,
@@ -104,7 +105,9 @@ export const pollActivation = defineOperation({
   summary: 'Poll a client activation with its secret',
   description:
     '`member` and `key` appear exactly once, on the first poll after approval; later polls are 409. ' +
-    'Wait `retry_after_seconds` between polls: polling faster is answered with a longer wait.',
+    'Wait `retry_after_seconds` between polls: a poll sooner than that raises this activation\'s interval by 5 seconds for good ' +
+    '(the device flow\'s `slow_down`, RFC 8628), and the answer says the new one. Polls are also limited per client address ' +
+    '(ATRIUM_ACTIVATION_POLL_RATE_LIMIT per minute, default 120): beyond it 429 with Retry-After.',
   auth: { anonymous: true, schemes: [] },
   params: CodeParams,
   body: Type.Object({ poll_secret: Type.String({ minLength: 32, maxLength: 256 }) }, { additionalProperties: false }),
@@ -122,12 +125,23 @@ export const pollActivation = defineOperation({
       { additionalProperties: false },
     ),
   },
-  errors: [401, 404, 409],
+  errors: [401, 404, 409, 429],
   notAnMcpTool: 'client activation is how a client without a credential obtains one; MCP needs one already',
-  handler: async ({ params, body, ctx }) =>
-    ctx.db.transaction((tx) =>
+  handler: async ({ params, body, ctx, clientAddress }) => {
+    // Counted in a transaction of its own: a poll with a wrong secret or code must count too.
+    await ctx.db.transaction((tx) =>
+      consumeRateLimit(tx, {
+        bucket: 'activation_poll',
+        keyDigest: ctx.addressDigest(clientAddress),
+        limit: ctx.config.activationPollRateLimit,
+        windowMs: 60 * 1000,
+        detail: 'too many activation polls from this address; wait retry_after_seconds between polls',
+      }),
+    );
+    return ctx.db.transaction((tx) =>
       activations.pollActivation(tx, params.code, body.poll_secret, ctx.config.baseUrl, ctx.config.activationPollSeconds),
-    ),
+    );
+  },
 });
 
 export const activationOperations = [createActivation, getActivation, approveActivation, pollActivation];

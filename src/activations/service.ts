@@ -7,7 +7,7 @@ import { memberView, type MemberView } from '../members/schemas.js';
 import { requireActiveHuman } from '../roles/authority.js';
 import { conflict, gone, notFound, unauthenticated } from '../shared/errors.js';
 import { hashSecret, newHumanCode, newSecret, normaliseHumanCode, secretsEqual } from '../shared/secrets.js';
-import { consumeRateLimit } from '../shared/rate-limit.js';
+import { consumeRateLimit, serialiseOn } from '../shared/rate-limit.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
@@ -73,11 +73,11 @@ async function findRow(db: Kysely<DatabaseSchema>, code: string): Promise<Row> {
 
 export async function createActivation(
   tx: Tx,
-  input: { client_name?: string; clientAddress: string; rateLimit: number; baseUrl: string; pollIntervalSeconds?: number },
+  input: { client_name?: string; clientDigest: string; rateLimit: number; baseUrl: string; pollIntervalSeconds?: number },
 ): Promise<CreatedActivation> {
   await consumeRateLimit(tx, {
     bucket: 'client_activation',
-    key: input.clientAddress,
+    keyDigest: input.clientDigest,
     limit: input.rateLimit,
     windowMs: CREATION_WINDOW_MS,
     detail: 'too many activation requests from this address; try again later',
@@ -95,8 +95,8 @@ export async function createActivation(
       key_salt: salt,
       key_hash: hashSecret(key),
       key_prefix: keyPrefixOf(key),
-      // Only a digest: the limiter needs no raw address at rest, and neither do we.
-      client_address: hashSecret(input.clientAddress),
+      // Only a keyed digest: the limiter needs no raw address at rest, and neither do we.
+      client_address: input.clientDigest,
       member_handle: null,
       credential_id: null,
       created_ts: tx.now.toISOString(),
@@ -104,6 +104,7 @@ export async function createActivation(
       approved_ts: null,
       consumed_ts: null,
       last_polled_ts: null,
+      poll_interval_seconds: null,
     };
     try {
       await tx.db.insertInto('client_activations').values(row).execute();
@@ -160,28 +161,39 @@ export async function approveActivation(tx: Tx, actor: Actor, code: string, base
   return summary({ ...row, status: 'approved', member_handle: human.handle }, tx.now, baseUrl);
 }
 
+/** RFC 8628 §3.5 `slow_down`: each poll that comes too soon adds this much to the activation's interval. */
+export const SLOW_DOWN_SECONDS = 5;
+
 /**
  * The client polls with its secret. Pending and expired activations say so;
  * the first poll after approval moves `approved` → `consumed` with a
  * conditional update (of racing polls exactly one wins) and returns the member
- * and the key, once. Polling faster than asked is answered with a longer wait.
+ * and the key, once. A poll sooner than the activation's interval after the
+ * previous one raises that interval by 5 seconds for good, as the device flow's
+ * `slow_down` does (RFC 8628 §3.5), and `retry_after_seconds` says the new one.
  */
 export async function pollActivation(
   tx: Tx,
   code: string,
   pollSecret: string,
   baseUrl: string,
-  interval: number = POLL_INTERVAL_SECONDS,
+  defaultInterval: number = POLL_INTERVAL_SECONDS,
 ): Promise<PollResult> {
+  // Two polls at once must not both read the old last poll and both pass as on time.
+  await serialiseOn(tx, `activation_poll:${normaliseHumanCode(code)}`);
   const row = await findRow(tx.db, code);
   if (!secretsEqual(hashSecret(pollSecret), row.poll_secret_hash)) throw unauthenticated('invalid poll secret');
   if (row.status === 'consumed') throw conflict(`the credential of activation ${row.code} was already delivered`);
-  const tooSoon =
-    row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < interval * 1000;
-  await tx.db.updateTable('client_activations').set({ last_polled_ts: tx.now.toISOString() }).where('code', '=', row.code).execute();
-  const retry = tooSoon ? interval * 2 : interval;
+  const current = row.poll_interval_seconds ?? defaultInterval;
+  const tooSoon = row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < current * 1000;
+  const interval = tooSoon ? current + SLOW_DOWN_SECONDS : current;
+  await tx.db
+    .updateTable('client_activations')
+    .set({ last_polled_ts: tx.now.toISOString(), ...(tooSoon ? { poll_interval_seconds: interval } : {}) })
+    .where('code', '=', row.code)
+    .execute();
   const status = statusAt(row, tx.now);
-  if (status === 'pending' || status === 'expired') return { status, retry_after_seconds: retry };
+  if (status === 'pending' || status === 'expired') return { status, retry_after_seconds: interval };
 
   const delivered = await tx.db
     .updateTable('client_activations')

@@ -15,7 +15,7 @@ export interface ClientActivationTable {
   /** Digest and display prefix of the key the poll will derive and deliver. */
   key_hash: string;
   key_prefix: string;
-  /** SHA-256 of the network address that created it (the creation limit itself lives in rate_limit_hits). */
+  /** Keyed digest of the network address that created it (src/shared/client-address.ts; the creation limit itself lives in rate_limit_hits). */
   client_address: string;
   member_handle: string | null;
   credential_id: string | null;
@@ -24,6 +24,8 @@ export interface ClientActivationTable {
   approved_ts: string | null;
   consumed_ts: string | null;
   last_polled_ts: string | null;
+  /** The interval this activation's poller must keep, once polling too fast has raised it (null: the configured one). */
+  poll_interval_seconds: number | null;
 }
 
 export interface ActivationsTables {

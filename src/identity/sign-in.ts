@@ -2,6 +2,7 @@ import { getMember } from '../members/service.js';
 import type { MemberRecord } from '../members/records.js';
 import { newHumanCode, normaliseHumanCode, hashSecret, secretsEqual } from '../shared/secrets.js';
 import { newId } from '../shared/ids.js';
+import { serialiseOn } from '../shared/rate-limit.js';
 import type { Tx } from '../storage/database.js';
 import { startSession, type StartedSession } from './sessions.js';
 
@@ -52,6 +53,8 @@ export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedC
     .where('type', '=', 'human')
     .executeTakeFirst();
   if (!member || member.status !== 'active') return undefined;
+  // Concurrent requests for one address must not all count the same codes and all pass.
+  await serialiseOn(tx, `sign_in_codes:${email}`);
   const recent = await tx.db
     .selectFrom('sign_in_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -45,7 +45,7 @@ export const registerAgent = defineOperation({
       if (actor.kind === 'anonymous') {
         await consumeRateLimit(tx, {
           bucket: 'agent_registration',
-          key: clientAddress,
+          keyDigest: ctx.addressDigest(clientAddress),
           limit: ctx.config.agentRegistrationRateLimit,
           windowMs: 60 * 60 * 1000,
           detail: 'too many agent registrations from this address; try again later',

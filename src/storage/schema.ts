@@ -10,6 +10,7 @@ import type { MessagesTables } from '../messages/tables.js';
 import type { ResourcesTables } from '../resources/tables.js';
 import type { PinsTables } from '../pins/tables.js';
 import type { RateLimitsTables } from '../shared/rate-limit.js';
+import type { HostSecretsTables } from '../shared/client-address.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -23,4 +24,5 @@ export type DatabaseSchema = MembersTables &
   MessagesTables &
   ResourcesTables &
   PinsTables &
-  RateLimitsTables;
+  RateLimitsTables &
+  HostSecretsTables;

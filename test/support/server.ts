@@ -46,6 +46,8 @@ export interface TestServer {
   backend: Backend;
   url: string;
   app: App;
+  /** Where the data lives: the SQLite URL, or the PostgreSQL schema's name. */
+  database: { url: string; schema?: string };
   contract: ContractChecker;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
@@ -57,6 +59,12 @@ export interface TestServer {
 export interface StartOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /**
+   * Start a second Atrium node on the first one's database (PostgreSQL: the
+   * same schema), as a scale-out deployment runs several. The first server
+   * owns the database and drops it when it stops.
+   */
+  shareWith?: TestServer;
 }
 
 /**
@@ -69,7 +77,11 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
   const dir = mkdtempSync(join(tmpdir(), 'atrium-test-'));
   let schema: string | undefined;
   let databaseUrl: string;
-  if (backend === 'postgres') {
+  if (opts.shareWith) {
+    // Several nodes is the PostgreSQL deployment; SQLite is one embedded node.
+    if (backend !== 'postgres' || opts.shareWith.backend !== backend) throw new Error('only PostgreSQL is shared by several nodes');
+    ({ url: databaseUrl, schema } = opts.shareWith.database);
+  } else if (backend === 'postgres') {
     databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL!;
     schema = `atrium_test_${randomBytes(6).toString('hex')}`;
     await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
@@ -116,6 +128,7 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     backend,
     url,
     app,
+    database: { url: databaseUrl, ...(schema ? { schema } : {}) },
     contract,
     request,
     async human(handle, o = {}) {
@@ -130,7 +143,7 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     },
     async stop() {
       await app.close();
-      if (schema) await withPg(databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
+      if (schema && !opts.shareWith) await withPg(databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,6 +9,7 @@ import * as resources from './0006-resources.js';
 import * as pins from './0007-pins.js';
 import * as rateLimits from './0008-rate-limits.js';
 import * as operatorConfirmation from './0009-operator-confirmation.js';
+import * as hostSecret from './0010-host-secret.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0007-pins': pins,
   '0008-rate-limits': rateLimits,
   '0009-operator-confirmation': operatorConfirmation,
+  '0010-host-secret': hostSecret,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
