@@ -26,17 +26,21 @@ for (const backend of backends()) {
     });
     after(() => server.stop());
 
-    it('answers an unknown route or method with 404 {detail}', async () => {
+    it('answers an unknown route with 404 {detail}, and a known path asked with the wrong method 405', async () => {
       for (const [method, path] of [
         ['GET', '/v0/nothing-here'],
         ['GET', '/v1/spaces'],
-        ['DELETE', '/v0/spaces/garden'],
         ['POST', '/v0/spaces/garden/explode'],
       ] as const) {
         const res = await server.request(method, path);
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.match(assertDetailOnly(res.body, path), /no route/);
       }
+      // Not in the contract: the contract lists what each path takes.
+      const wrongMethod = await server.request('DELETE', '/v0/spaces/garden', { unchecked: true });
+      assert.equal(wrongMethod.status, 405);
+      assert.equal(wrongMethod.headers.get('allow'), 'GET, HEAD');
+      assert.match(assertDetailOnly(wrongMethod.body, 'DELETE'), /does not take DELETE/);
     });
 
     it('answers malformed JSON with 422 and writes nothing', async () => {

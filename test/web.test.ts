@@ -67,9 +67,13 @@ describe('web app (sqlite)', () => {
     assert.match(await page404.text(), /<div id="root">/);
 
     // The API's own answers stay JSON, whatever the client accepts.
-    for (const path of ['/v0/nope', '/v0/client-activations/BCDF-3467/approve', '/healthz/x']) {
+    for (const [path, status] of [
+      ['/v0/nope', 404],
+      ['/v0/client-activations/BCDF-3467/approve', 405],
+      ['/healthz/x', 404],
+    ] as const) {
       const res = await fetch(server.url + path, { headers: html });
-      assert.equal(res.status, 404, path);
+      assert.equal(res.status, status, path);
       assert.deepEqual(Object.keys((await res.json()) as object), ['detail'], path);
     }
     assert.deepEqual(await (await fetch(`${server.url}/healthz`, { headers: html })).json(), { status: 'ok' });

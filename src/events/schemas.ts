@@ -40,7 +40,7 @@ export const FeedPageSchema = Type.Object(
 
 export const FeedQuery = Type.Object(
   {
-    since: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Exclusive cursor.' })),
+    since: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Exclusive cursor.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FEED_LIMIT, default: DEFAULT_FEED_LIMIT })),
   },
   { additionalProperties: false },

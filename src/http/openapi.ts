@@ -8,7 +8,7 @@ interface OpenApiOperation {
 }
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret.',
+  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented).',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
   404: 'No such record.',
   409: 'The record is not in a state that allows this, or it already exists.',

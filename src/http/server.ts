@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
@@ -10,6 +11,10 @@ import { SESSION_COOKIE } from '../identity/tokens.js';
 import { findUnstorableText } from '../content/text.js';
 import { AtriumError, invalid } from '../shared/errors.js';
 import { authenticate } from './authenticate.js';
+import { connectionOptions, limitConnections } from './connections.js';
+import { trackAllowedMethods } from './methods.js';
+import { decimalIntegerCheck } from './url-integers.js';
+import { declaredCharset, MAX_JSON_DEPTH, nestsDeeperThan } from './json-limits.js';
 import { openApiDocumentation, routeSchema, toFastifyPath } from './openapi.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 
@@ -35,8 +40,11 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     routerOptions: { maxParamLength: 1000 },
     // Router-level failures (an undecodable URL) leave as `{detail}` too.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    ...connectionOptions(ctx.config),
   });
+  limitConnections(app.server as unknown as Server, ctx.config);
 
+  const allowedMethods = trackAllowedMethods(app);
   app.setValidatorCompiler(createValidatorCompiler(opts.sharedSchemas));
   for (const schema of opts.sharedSchemas) app.addSchema(schema);
 
@@ -50,6 +58,10 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   // verbatim, so it must be exactly what the client sent (422 otherwise).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const charset = declaredCharset(req.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(new AtriumError(415, `request bodies must be JSON in UTF-8; charset=${charset} is not accepted`), undefined);
+    }
     let text: string;
     try {
       text = strictUtf8.decode(body as Buffer);
@@ -57,6 +69,9 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
       return done(invalid('request body is not valid UTF-8'), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(invalid(`request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`), undefined);
+    }
     let parsed: unknown;
     try {
       parsed = secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
@@ -80,7 +95,16 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
 
   app.setErrorHandler((error: FastifyError | AtriumError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ detail: `no route ${request.method} ${request.url.split('?')[0]}` });
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({ detail: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}` });
+      return;
+    }
+    reply.code(404).send({ detail: `no route ${request.method} ${path}` });
   });
 
   for (const op of opts.operations) registerOperation(app, ctx, op);
@@ -118,6 +142,7 @@ function describeBytes(bytes: number): string {
 const actors = new WeakMap<FastifyRequest, Actor>();
 
 function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation): void {
+  const checkUrlIntegers = decimalIntegerCheck(op);
   app.route({
     method: op.method,
     url: toFastifyPath(op.path),
@@ -129,6 +154,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
       actors.set(request, await authenticate(request, op, ctx));
     },
     preValidation: async (request) => {
+      checkUrlIntegers?.(request);
       if (!op.body || request.body !== undefined) return;
       if (op.bodyRequired) throw invalid('a JSON request body is required');
       // Operations whose body is optional accept an empty request as `{}`.
@@ -170,6 +196,8 @@ function responseControl(reply: FastifyReply, baseUrl: string, setStatus: (s: 20
 }
 
 /** Clearer words for the framework's refusals a client can cause. */
+const BEARER_CHALLENGE = 'Bearer realm="atrium"';
+
 const FRAMEWORK_DETAILS: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request bodies must be JSON (content-type: application/json)',
 };
@@ -177,7 +205,12 @@ const FRAMEWORK_DETAILS: Record<string, string> = {
 /** Every error leaves as `{detail}`; nothing internal (SQL, stacks) reaches a client. */
 function sendError(error: FastifyError | AtriumError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof AtriumError) {
-    reply.code(error.status).headers(error.headers).send({ detail: error.detail });
+    reply.code(error.status).headers(error.headers);
+    // RFC 9110 §11.6.1: a 401 says which scheme would do; a presented credential that failed is an invalid token (RFC 6750 §3).
+    if (error.status === 401 && !reply.hasHeader('www-authenticate')) {
+      reply.header('www-authenticate', request.headers.authorization === undefined ? BEARER_CHALLENGE : `${BEARER_CHALLENGE}, error="invalid_token"`);
+    }
+    reply.send({ detail: error.detail });
     return;
   }
   if (error.validation) {

@@ -51,7 +51,7 @@ export const DirectMessageBody = Type.Object(
 /** `GET …/messages`: newest first; `before` is an exclusive message id. */
 export const MessageListQuery = Type.Object(
   {
-    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only messages with a lower id (exclusive): the last id of the previous page.' })),
+    before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only messages with a lower id (exclusive): the last id of the previous page.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MESSAGE_LIMIT, default: DEFAULT_MESSAGE_LIMIT })),
   },
   { additionalProperties: false },
