@@ -1,5 +1,5 @@
 import type { Actor } from '../identity/actor.js';
-import { eventActor, holdsOwnerRole, isHostWideOwner, requireActiveMember, requireOwnerOrHost } from '../roles/authority.js';
+import { eventActor, holdsRole, isHostWideOwner, requireActiveMember, requireOwnerOrHost } from '../roles/authority.js';
 import { conflict, forbidden, notFound } from '../shared/errors.js';
 import { SLUG_PATTERN } from '../shared/schemas.js';
 import type { Tx } from '../storage/database.js';
@@ -32,7 +32,7 @@ export async function moveMember(tx: Tx, actor: Actor, handle: string, move: Mem
     throw conflict('you cannot suspend yourself; ask another Owner/Host or use the steward key');
   }
   // A Host must not be able to lock out the Owners above them (or let back in one another Owner suspended).
-  if (move !== 'approve' && (await holdsOwnerRole(tx.db, handle)) && !(await isHostWideOwner(tx.db, actor))) {
+  if (move !== 'approve' && (await holdsRole(tx.db, handle, ['owner'], 'anywhere')) && !(await isHostWideOwner(tx.db, actor))) {
     throw forbidden(`${handle} is an Owner: only a host-wide Owner or the steward key may ${move} an Owner`);
   }
   // An operator approving their own agent vouches for it in the same step; rolled back if the approval fails.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import type { MemberRecord } from '../members/records.js';
 import { findMember } from '../members/service.js';
-import { isOwnerOrHost } from '../roles/authority.js';
+import { holdsRole, isOwnerOrHost } from '../roles/authority.js';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import { membershipState, requireAct } from '../spaces/admission.js';
 import type { SpaceRecord } from '../spaces/records.js';
@@ -20,7 +20,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 export async function requirePinAppender(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<void> {
   if (await isOwnerOrHost(db, actor, { space: space.slug })) return;
   if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
-  if (actor.kind === 'member' && (await isDesignatedMaintainer(db, actor.member.handle, space.slug))) {
+  if (actor.kind === 'member' && (await holdsRole(db, actor.member.handle, ['maintainer'], { space: space.slug, orHostWide: false }))) {
     await requireAct(db, actor, space);
     if (actor.member.type === 'agent') await requireOperatorCanAct(db, actor.member, space);
     return;
@@ -28,17 +28,6 @@ export async function requirePinAppender(db: Kysely<DatabaseSchema>, actor: Acto
   throw forbidden(`only an Owner/Host of Space ${space.slug} or its designated maintainer may append pins`);
 }
 
-async function isDesignatedMaintainer(db: Kysely<DatabaseSchema>, handle: string, slug: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('role_assignments')
-    .select('id')
-    .where('member_handle', '=', handle)
-    .where('role', '=', 'maintainer')
-    .where('status', '=', 'active')
-    .where('space', '=', slug)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /**
  * The operator side of an agent maintainer: the same action gate as

@@ -3,6 +3,7 @@ import type { Actor, MemberActor } from '../identity/actor.js';
 import type { MemberRecord } from '../members/records.js';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { Role } from './tables.js';
 
 export interface OwnerHostScope {
   /** The Space the power is exercised on; a Space-scoped assignment counts there. */
@@ -46,19 +47,31 @@ export async function requireOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Acto
 async function hasOwnerHostAssignment(db: Kysely<DatabaseSchema>, actor: MemberActor, scope: OwnerHostScope): Promise<boolean> {
   const member = actor.member;
   if (member.type !== 'human' || member.status !== 'active') return false;
-  const row = await db
+  return holdsRole(db, member.handle, ['owner', 'host'], scope.space && !scope.hostWideOnly ? { space: scope.space, orHostWide: true } : 'host-wide');
+}
+
+/**
+ * Whether `handle` holds an active assignment of one of `roles`: host-wide,
+ * on a Space (optionally counting a host-wide one too), or anywhere at all.
+ */
+export async function holdsRole(
+  db: Kysely<DatabaseSchema>,
+  handle: string,
+  roles: Role[],
+  where: 'host-wide' | 'anywhere' | { space: string; orHostWide: boolean },
+): Promise<boolean> {
+  let query = db
     .selectFrom('role_assignments')
     .select('id')
-    .where('member_handle', '=', member.handle)
+    .where('member_handle', '=', handle)
     .where('status', '=', 'active')
-    .where('role', 'in', ['owner', 'host'])
-    .where((eb) =>
-      scope.space && !scope.hostWideOnly
-        ? eb.or([eb('space', 'is', null), eb('space', '=', scope.space)])
-        : eb('space', 'is', null),
-    )
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('role', 'in', roles);
+  if (where === 'host-wide') query = query.where('space', 'is', null);
+  else if (where !== 'anywhere') {
+    const { space, orHostWide } = where;
+    query = query.where((eb) => (orHostWide ? eb.or([eb('space', 'is', null), eb('space', '=', space)]) : eb('space', '=', space)));
+  }
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -84,27 +97,7 @@ export async function isHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor):
 
 async function holdsHostWideOwner(db: Kysely<DatabaseSchema>, member: MemberRecord): Promise<boolean> {
   if (member.type !== 'human' || member.status !== 'active') return false;
-  const row = await db
-    .selectFrom('role_assignments')
-    .select('id')
-    .where('member_handle', '=', member.handle)
-    .where('status', '=', 'active')
-    .where('role', '=', 'owner')
-    .where('space', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Whether the member holds an active `owner` assignment anywhere: host-wide or on any Space. */
-export async function holdsOwnerRole(db: Kysely<DatabaseSchema>, handle: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('role_assignments')
-    .select('id')
-    .where('member_handle', '=', handle)
-    .where('status', '=', 'active')
-    .where('role', '=', 'owner')
-    .executeTakeFirst();
-  return row !== undefined;
+  return holdsRole(db, member.handle, ['owner'], 'host-wide');
 }
 
 /** Acting members must be active; a pending agent or suspended member may not act. */
