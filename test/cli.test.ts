@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliRunner } from './support/cli.js';
+import { outbox } from './support/mail.js';
+import { seedMemberKey } from './support/seed.js';
 import { TestClock } from './support/clock.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
@@ -112,7 +114,10 @@ for (const backend of backends()) {
       assert.match(proposed.stdout, /^Proposed Space garden/);
       const approved = await cli.run(['spaces', 'approve', 'garden'], session);
       assert.equal(approved.code, 0, approved.stderr);
-      assert.equal(approved.stdout, 'Space garden is now active.\n');
+      assert.equal(
+        approved.stdout,
+        'Space garden is now active.\nMembers join it with `atrium spaces join garden`; its proposer, olga, is not a member until they do.\n',
+      );
 
       const [table, json, events, eventsJson] = await Promise.all([
         cli.run(['spaces', 'list']),
@@ -191,6 +196,42 @@ for (const backend of backends()) {
         JSON.parse(listed.stdout).spaces.map((s: { slug: string }) => s.slug),
         ['meadow'],
       );
+    });
+
+    it('signs in with a mailed code for what an API key may not do, and signs out', async () => {
+      const mail = outbox(server);
+      await mail();
+      const signIn = cli.spawn(['sign-in', '--email', 'olga@example.test'], {}, 'pipe');
+      await signIn.waitForStderr(/Code from the e-mail: $/);
+      const [sent] = await mail();
+      assert.ok(sent, 'a code was mailed');
+      signIn.child.stdin!.end(`${sent.code}\n`);
+      const done = await signIn.exited;
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /^Signed in to \S+ as olga until \S+\. The session is stored in /);
+      assert.equal(statSync(join(cli.configDir, 'session.json')).mode & 0o777, 0o600);
+      // Role assignments take a sign-in; the stored session is used for them.
+      const roles = await cli.run(['roles', 'list']);
+      assert.equal(roles.code, 0, roles.stderr);
+      assert.match(roles.stdout, /olga/);
+
+      const { token } = JSON.parse(readFileSync(join(cli.configDir, 'session.json'), 'utf8')) as { token: string };
+      assert.equal((await server.request('GET', '/v0/me', { token })).status, 200);
+      const out = await cli.run(['sign-out']);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /^Signed out of \S+: the session of olga has ended/);
+      assert.equal(existsSync(join(cli.configDir, 'session.json')), false);
+      // Ended on the server too, not only forgotten.
+      assert.equal((await server.request('GET', '/v0/me', { token })).status, 401);
+      const refused = await cli.run(['roles', 'list']);
+      assert.equal(refused.code, 1);
+    });
+
+    it('names the command that gets a session when an API key is refused', async () => {
+      const key = await seedMemberKey(server, owner.handle);
+      const refused = await cli.run(['roles', 'list'], { ATRIUM_TOKEN: key });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /needs a signed-in session.*atrium sign-in/);
     });
 
     it('gives up with a clear message when the activation expires', async () => {

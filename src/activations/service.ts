@@ -67,7 +67,8 @@ function summary(row: Row, now: Date, baseUrl: string): ActivationSummary {
 async function findRow(db: Kysely<DatabaseSchema>, code: string): Promise<Row> {
   // Codes are typed by people: case and dashes do not matter.
   const row = await db.selectFrom('client_activations').selectAll().where('code', '=', normaliseHumanCode(code)).executeTakeFirst();
-  if (!row) throw notFound(`no such activation: ${code}`);
+  // Sign-in and activation codes share one shape; a mailed sign-in code typed here is the likely mistake.
+  if (!row) throw notFound(`no such activation: ${code} (a sign-in code from an e-mail is entered on the sign-in page, not here)`);
   return row;
 }
 

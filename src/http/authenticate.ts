@@ -69,7 +69,7 @@ export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx
       if (op.auth.anonymous) return { kind: 'anonymous' };
       throw forbidden(
         scheme === 'member_key'
-          ? 'this operation needs a signed-in session; API keys are refused'
+          ? 'this operation needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)'
           : 'this operation does not accept a session',
       );
     }

@@ -124,7 +124,13 @@ export const verifySignIn = defineOperation({
   handler: async ({ body, ctx, response }) => {
     const outcome = await ctx.db.transaction((tx) => verifySignInCode(tx, body.email, body.code));
     // Thrown only now, so that a counted wrong try has committed.
-    if (outcome.kind === 'refused') throw unauthenticated('wrong, used or expired sign-in code: ask for a new one');
+    // Sign-in and activation codes share one shape, so say which is which where one is mistaken for the other.
+    if (outcome.kind === 'refused') {
+      throw unauthenticated(
+        'wrong, used or expired sign-in code: ask for a new one. (A code shown by `atrium login` or a client is an activation code: ' +
+          'approve it on its activation page instead.)',
+      );
+    }
     if (outcome.kind === 'suspended') throw forbidden(`member ${outcome.handle} is suspended`);
     response.setSessionCookie(outcome.session.token, outcome.session.expires);
     return {

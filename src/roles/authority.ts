@@ -39,7 +39,7 @@ export async function requireOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Acto
   if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
   if (await isOwnerOrHost(db, actor, scope)) return;
   if (scope.signedIn && actor.kind === 'member' && actor.credential.type === 'key' && (await hasOwnerHostAssignment(db, actor, scope))) {
-    throw forbidden('this Owner/Host power needs a signed-in session; API keys are refused');
+    throw forbidden('this Owner/Host power needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
   }
   throw forbidden(scope.hostWideOnly ? 'a host-wide Owner or Host role is required' : 'Owner or Host role required');
 }
@@ -84,7 +84,7 @@ export async function requireHostWideOwner(db: Kysely<DatabaseSchema>, actor: Ac
   if (actor.kind === 'steward') return;
   if (actor.kind === 'member' && (await holdsHostWideOwner(db, actor.member))) {
     if (actor.credential.type === 'session') return;
-    throw forbidden('Owner powers need a signed-in session; API keys are refused');
+    throw forbidden('Owner powers need a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
   }
   throw forbidden('a host-wide Owner role is required');
 }

@@ -45,7 +45,9 @@ export const proposeSpace = defineOperation({
   path: '/v0/spaces',
   tag: TAG,
   summary: 'Propose a Space',
-  description: 'An active human member proposes a Space; it starts `proposed` until an Owner/Host approves it.',
+  description:
+    'An active human member proposes a Space; it starts `proposed` until an Owner/Host approves it. Proposing makes ' +
+    'no one a member: once the Space is active, the proposer joins it like anyone else (`POST /v0/spaces/{slug}/join`).',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   body: ProposeSpaceBody,
   bodyRequired: true,

@@ -22,8 +22,8 @@ export class CliProcess {
   private readonly listeners = new Set<() => void>();
   private done = false;
 
-  constructor(args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-    this.child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: string[], env: NodeJS.ProcessEnv, cwd: string, stdin: 'ignore' | 'pipe' = 'ignore') {
+    this.child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       this.stdout += chunk;
       this.notify();
@@ -44,9 +44,18 @@ export class CliProcess {
 
   /** Resolves with the first match in stdout; fails if the process ends without one. */
   waitForStdout(pattern: RegExp): Promise<RegExpMatchArray> {
+    return this.waitFor(() => this.stdout, pattern);
+  }
+
+  /** Resolves with the first match in stderr (prompts go there); fails if the process ends without one. */
+  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray> {
+    return this.waitFor(() => this.stderr, pattern);
+  }
+
+  private waitFor(output: () => string, pattern: RegExp): Promise<RegExpMatchArray> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const match = pattern.exec(this.stdout);
+        const match = pattern.exec(output());
         if (match) {
           this.listeners.delete(check);
           resolve(match);
@@ -89,8 +98,9 @@ export class CliRunner {
     return { ...env, ATRIUM_CONFIG_DIR: this.configDir, ATRIUM_NO_BROWSER: '1', ATRIUM_URL: this.host, ...extra };
   }
 
-  spawn(args: string[], extra: Record<string, string> = {}): CliProcess {
-    const proc = new CliProcess(args, this.env(extra), this.cwd);
+  /** `stdin: 'pipe'` lets a test type answers (`proc.child.stdin.write`). */
+  spawn(args: string[], extra: Record<string, string> = {}, stdin: 'ignore' | 'pipe' = 'ignore'): CliProcess {
+    const proc = new CliProcess(args, this.env(extra), this.cwd, stdin);
     this.running.add(proc);
     void proc.exited.finally(() => this.running.delete(proc)).catch(() => {});
     return proc;

@@ -1,6 +1,6 @@
 import type { AnyOperation } from '../../operations/operation.js';
 import { allOperations } from '../../operations/index.js';
-import { readCredentials } from './credentials-file.js';
+import { readCredentials, readSession } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
 
 /** Where `atrium serve` listens by default (decisions §2). */
@@ -12,6 +12,8 @@ export interface Target {
   token: string | undefined;
   /** Where the token came from, for `whoami` and error hints. */
   tokenSource: 'ATRIUM_TOKEN' | 'stored' | 'none';
+  /** The session stored by `atrium sign-in` for this host, used only where an API key is refused. */
+  session?: string;
 }
 
 /**
@@ -27,8 +29,10 @@ export function resolveTarget(hostOption: string | undefined, env: NodeJS.Proces
   const stored = explicit && envToken ? undefined : readCredentials(env);
   const host = normaliseHost(explicit ?? stored?.host ?? DEFAULT_HOST);
   if (envToken) return { host, token: envToken, tokenSource: 'ATRIUM_TOKEN' };
-  if (stored && normaliseHost(stored.host) === host) return { host, token: stored.key, tokenSource: 'stored' };
-  return { host, token: undefined, tokenSource: 'none' };
+  const signedIn = readSession(env);
+  const session = signedIn && normaliseHost(signedIn.host) === host ? { session: signedIn.token } : {};
+  if (stored && normaliseHost(stored.host) === host) return { host, token: stored.key, tokenSource: 'stored', ...session };
+  return { host, token: undefined, tokenSource: 'none', ...session };
 }
 
 /**
@@ -102,11 +106,12 @@ export function buildUrl(host: string, op: AnyOperation, input: CallInput): stri
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function callOperation<T = any>(target: Target, name: string, input: CallInput = {}): Promise<CallResult<T>> {
   const op = findOperation(name);
-  if (!op.auth.anonymous && !target.token) {
+  const token = credentialFor(op, target);
+  if (!op.auth.anonymous && !token) {
     throw new ClientError(`not logged in to ${target.host}: run "atrium login" or set ATRIUM_TOKEN`);
   }
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'atrium-cli' };
-  if (target.token) headers.authorization = `Bearer ${target.token}`;
+  if (token) headers.authorization = `Bearer ${token}`;
   let body: string | undefined;
   if (input.body !== undefined) {
     body = JSON.stringify(input.body);
@@ -135,9 +140,23 @@ export async function callOperation<T = any>(target: Target, name: string, input
   }
   if (!res.ok) {
     const detail = (parsed as { detail?: unknown } | undefined)?.detail;
-    throw new ApiError(res.status, typeof detail === 'string' ? detail : res.statusText || 'request failed');
+    const text = typeof detail === 'string' ? detail : res.statusText || 'request failed';
+    // The server cannot know which command gets a session; the CLI can.
+    const hint = res.status === 403 && /signed-in session/.test(text) && !/atrium sign-in/.test(text) ? '; run "atrium sign-in" first' : '';
+    throw new ApiError(res.status, text + hint);
   }
   return { status: res.status, body: parsed as T };
+}
+
+/**
+ * The stored API key, except where the operation refuses keys and a session
+ * from `atrium sign-in` is at hand: review policy, role assignments and
+ * credential management take a sign-in, everything else the everyday key.
+ */
+function credentialFor(op: AnyOperation, target: Target): string | undefined {
+  const keysRefused = !op.auth.schemes.includes('member_key') && op.auth.schemes.includes('session');
+  if (target.session && (keysRefused || !target.token)) return target.session;
+  return target.token;
 }
 
 function connectionError(host: string, err: unknown): ConnectionError {

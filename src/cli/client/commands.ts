@@ -6,6 +6,7 @@ import { readCredentials } from './credentials-file.js';
 import { usageError } from './errors.js';
 import { listEvents } from './events.js';
 import { login, logout } from './login.js';
+import { signIn, signOut } from './sign-in.js';
 import { registerMessageCommands } from './messages.js';
 import { cell, printJson, printRecord, printTable, say, time, type Cell } from './output.js';
 import { registerTasks } from './tasks.js';
@@ -100,6 +101,24 @@ export function registerClientCommands(program: Command): void {
     .description('forget the stored key (it stays valid until revoked)')
     .action(() => logout());
 
+  program
+    .command('sign-in')
+    .description('start a sign-in session with a code mailed to you, for what an API key may not do (review policy, roles, credentials)')
+    .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else http://localhost:8080)')
+    .option('--email <address>', 'your e-mail address (asked for when not given)')
+    .option('--json', 'print the result as JSON on stdout (prompts go to stderr)')
+    .action(async (opts: CommonOptions & { email?: string }) => {
+      await signIn(opts);
+    });
+
+  program
+    .command('sign-out')
+    .description('end the session started by "atrium sign-in" and forget it')
+    .option('--host <url>', 'only if the session is for this host')
+    .action(async (opts: { host?: string }) => {
+      await signOut(opts);
+    });
+
   client(program, 'whoami', 'show who the CLI acts as (GET /v0/me)').action(async (opts: CommonOptions) => {
     const target = resolveTarget(opts.host);
     const { body: me } = await callOperation<Member>(target, 'get_me');
@@ -178,6 +197,8 @@ function registerSpaces(program: Command): void {
       });
       if (opts.json) return printJson(body);
       say(`Proposed Space ${body.slug} ("${body.name}"). It becomes active when an Owner or Host approves it.`);
+      // Proposing makes no one a member: say the next step at the moment it matters.
+      say(`Proposing does not make you a member: once it is active, join it with \`atrium spaces join ${body.slug}\`.`);
     });
 
   const transition = (name: string, operation: string, description: string, withReason: boolean) => {
@@ -190,6 +211,9 @@ function registerSpaces(program: Command): void {
       });
       if (opts.json) return printJson(body);
       say(`Space ${body.slug} is now ${body.status}.`);
+      if (name === 'approve') {
+        say(`Members join it with \`atrium spaces join ${body.slug}\`; its proposer, ${body.created_by}, is not a member until they do.`);
+      }
     });
   };
   transition('approve', 'approve_space', 'approve a proposed Space (host-wide Owner/Host or steward key)', false);

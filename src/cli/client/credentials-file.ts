@@ -49,14 +49,59 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): StoredCre
  * renamed over the old one, so a crash never leaves a half-written file.
  */
 export function writeCredentials(credentials: StoredCredentials, env: NodeJS.ProcessEnv = process.env): string {
+  return writePrivateJson(credentialsPath(env), credentials, env);
+}
+
+/** What `atrium sign-in` remembers: a sign-in session for the few powers an API key does not carry. */
+export interface StoredSession {
+  host: string;
+  handle: string;
+  token: string;
+  expires_ts: string;
+}
+
+export function sessionPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'session.json');
+}
+
+export function writeSession(session: StoredSession, env: NodeJS.ProcessEnv = process.env): string {
+  return writePrivateJson(sessionPath(env), session, env);
+}
+
+/**
+ * The stored session, unless it is missing or unreadable (a session is only a
+ * convenience, never an error). Its expiry is the server's to judge: an expired
+ * one is answered 401, which says to sign in again.
+ */
+export function readSession(env: NodeJS.ProcessEnv = process.env): StoredSession | undefined {
+  let parsed: Partial<StoredSession> | null;
+  try {
+    parsed = JSON.parse(readFileSync(sessionPath(env), 'utf8')) as Partial<StoredSession> | null;
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed.host !== 'string' || typeof parsed.token !== 'string' || typeof parsed.handle !== 'string') return undefined;
+  return { host: parsed.host, handle: parsed.handle, token: parsed.token, expires_ts: String(parsed.expires_ts) };
+}
+
+export function removeSession(env: NodeJS.ProcessEnv = process.env): boolean {
+  try {
+    rmSync(sessionPath(env));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new ClientError(`cannot remove ${sessionPath(env)}: ${(err as Error).message}`);
+  }
+}
+
+function writePrivateJson(path: string, value: unknown, env: NodeJS.ProcessEnv): string {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   restrictDirectory(dir);
-  const path = credentialsPath(env);
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = openSync(temp, 'wx', 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(credentials, null, 2)}\n`);
+    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
