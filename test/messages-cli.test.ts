@@ -79,6 +79,21 @@ for (const backend of backends()) {
       assert.match(anonymous.stderr, /not logged in/);
     });
 
+    it('sends direct messages and lists the conversations they start', async () => {
+      // A member of its own, so the inbox test below sees only what it sent.
+      const cora = await server.human('cora');
+      const sent = await cli.run(['dm', 'plaza', 'cora', 'psst, cora'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(sent.code, 0, sent.stderr);
+      const listed = await cli.run(['conversations', 'plaza'], { ATRIUM_TOKEN: cora.session });
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /^WITH\s+LAST\s+FROM\s+AT\s+MESSAGE\nalice\s+#\d+\s+alice\s+\S+Z\s+psst, cora\n/);
+      assert.match(listed.stdout, /Read one with: atrium messages plaza --with HANDLE/);
+      const neither = await cli.run(['messages', 'plaza'], { ATRIUM_TOKEN: cora.session });
+      assert.equal(neither.code, 2);
+      assert.match(neither.stderr, /name a channel, or a member with --with\n/);
+      assert.doesNotMatch(neither.stderr, /not both/);
+    });
+
     it('prints the inbox, and follows it until Ctrl-C', async () => {
       const dm = await cli.run(['dm', 'plaza', 'bob', 'just for you'], { ATRIUM_TOKEN: alice.session });
       assert.equal(dm.code, 0, dm.stderr);

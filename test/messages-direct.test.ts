@@ -147,6 +147,34 @@ for (const backend of backends()) {
       assert.equal((await conversation('plaza', 'bob', alice.session, '?limit=201')).status, 422);
     });
 
+    it("lists a member's own direct conversations, the most recently active first, each with its newest message", async () => {
+      assert.equal((await dm('plaza', { to: carol.handle, body: 'carol, a question' }, dave.session)).status, 201);
+      assert.equal((await dm('plaza', { to: dave.handle, body: 'first to dave' }, bob.session)).status, 201);
+      const newest = await dm('plaza', { to: carol.handle, body: 'and a follow-up' }, dave.session);
+      assert.equal(newest.status, 201);
+      const list = async (token: string, query = '') => server.request('GET', `/v0/spaces/plaza/direct-messages${query}`, { token });
+
+      const daves = await list(dave.session);
+      assert.equal(daves.status, 200);
+      assert.deepEqual(
+        daves.body.conversations.map((c: { with: string; last_message: Message }) => [c.with, c.last_message.body]),
+        [
+          ['carol', 'and a follow-up'],
+          ['bob', 'first to dave'],
+        ],
+      );
+      // Paging by the newest message id of the last conversation shown.
+      const first = await list(dave.session, '?limit=1');
+      assert.deepEqual(first.body.conversations.map((c: { with: string }) => c.with), ['carol']);
+      const next = await list(dave.session, `?limit=1&before=${first.body.conversations[0].last_message.id}`);
+      assert.deepEqual(next.body.conversations.map((c: { with: string }) => c.with), ['bob']);
+      // Each member sees only their own conversations.
+      const carols = await list(carol.session);
+      assert.ok(carols.body.conversations.every((c: { last_message: Message }) => c.last_message.direct_members!.includes('carol')));
+      assert.ok(!carols.body.conversations.some((c: { with: string }) => c.with === 'bob'));
+      assert.equal((await server.request('GET', '/v0/spaces/plaza/direct-messages')).status, 401);
+    });
+
     it('shows direct-message events in the Space feed to the two participants only', async () => {
       const res = await dm('plaza', { to: 'dave', body: 'for dave only' }, carol.session);
       assert.equal(res.status, 201);

@@ -3,6 +3,8 @@ import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js'
 import { PROTOCOL } from '../shared/protocol.js';
 import { getSpace } from '../spaces/service.js';
 import {
+  ConversationListQuery,
+  ConversationListSchema,
   DirectMessageBody,
   MessageListQuery,
   MessageListRef,
@@ -116,6 +118,28 @@ export const listDirectMessages = defineOperation({
   },
 });
 
-export const messageOperations = [postMessage, listMessages, sendDirectMessage, listDirectMessages];
-export const messageSchemas = [MessageSchema, MessageListSchema];
+export const listConversations = defineOperation({
+  name: 'list_direct_conversations',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/direct-messages',
+  tag: TAG,
+  summary: 'List your direct conversations in a Space',
+  description:
+    "The caller's direct conversations in this Space, the most recently active first, each with the other member and its " +
+    'newest message; read one with `GET /v0/spaces/{slug}/direct-messages/{handle}`. Needs read access to the Space. ' +
+    '`limit` defaults to 50, at most 200; page back with `before` set to the last `last_message.id` of the previous page.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SlugParams,
+  query: ConversationListQuery,
+  success: { status: 200, description: 'One page of conversations.', schema: Type.Ref('ConversationList') },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, query, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return { conversations: await messages.listConversations(ctx.db.kysely, actor, space, query), protocol: PROTOCOL };
+  },
+});
+
+export const messageOperations = [postMessage, listMessages, sendDirectMessage, listConversations, listDirectMessages];
+export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema];
 

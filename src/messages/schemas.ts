@@ -34,6 +34,38 @@ export const MessageListSchema = Type.Object(
   { $id: 'MessageList', additionalProperties: false },
 );
 
+export const ConversationListSchema = Type.Object(
+  {
+    conversations: Type.Array(
+      Type.Object(
+        {
+          with: Type.String({ description: 'The other member of the conversation.' }),
+          last_message: Type.Ref('Message'),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The most recently active first.' },
+    ),
+    protocol: Type.String(),
+  },
+  { $id: 'ConversationList', additionalProperties: false },
+);
+
+/** `GET …/direct-messages`: `before` is the newest message id of the previous page's last conversation. */
+export const ConversationListQuery = Type.Object(
+  {
+    before: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: "Only conversations whose newest message is older (exclusive): the previous page's last `last_message.id`.",
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MESSAGE_LIMIT, default: DEFAULT_MESSAGE_LIMIT })),
+  },
+  { additionalProperties: false },
+);
+
 /** `$ref`s for operations that return messages (task discussions reuse them). */
 export const MessageRef = Type.Ref('Message');
 export const MessageListRef = Type.Ref('MessageList');

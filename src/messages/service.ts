@@ -233,3 +233,40 @@ export async function listMessages(
   const rows = await query.orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toMessage);
 }
+
+export interface Conversation {
+  with: string;
+  last_message: Message;
+}
+
+/**
+ * The caller's direct conversations in a Space, the most recently active
+ * first, each with the other member and its newest message: how a member finds
+ * a conversation again without knowing who wrote. `before` pages by the newest
+ * message id of the last conversation on the previous page.
+ */
+export async function listConversations(
+  db: Kysely<DatabaseSchema>,
+  actor: Actor,
+  space: SpaceRecord,
+  page: MessagePage = {},
+): Promise<Conversation[]> {
+  const me = requireActiveMember(actor).member.handle;
+  await requireRead(db, actor, space);
+  let newest = db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('space', '=', space.slug)
+    .where((eb) => eb.or([eb('direct_member_a', '=', me), eb('direct_member_b', '=', me)]))
+    .groupBy(['direct_member_a', 'direct_member_b']);
+  if (page.before !== undefined) newest = newest.having((eb) => eb.fn.max('id'), '<', page.before);
+  const limit = Math.min(page.limit ?? DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT);
+  const ids = (await newest.orderBy((eb) => eb.fn.max('id'), 'desc').limit(limit).execute()).map((r) => Number(r.id));
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+  return rows.map(toMessage).map((message) => ({
+    with: message.direct_members!.find((handle) => handle !== me) ?? me,
+    last_message: message,
+  }));
+}
+

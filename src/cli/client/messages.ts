@@ -59,12 +59,31 @@ export function registerMessageCommands(program: Command): void {
     },
   );
 
+  client(program, 'conversations <space>', 'list your direct conversations in a Space, the most recently active first')
+    .option('--before <id>', 'only conversations whose newest message is older than this id (to page back)', positiveInteger)
+    .option('--limit <n>', 'conversations per page (1-200, default 50)', positiveInteger)
+    .action(async (space: string, opts: CommonOptions & { before?: number; limit?: number }) => {
+      const { body } = await callOperation<{ conversations: Array<{ with: string; last_message: Message }> }>(
+        resolveTarget(opts.host),
+        'list_direct_conversations',
+        { params: { slug: space }, query: { before: opts.before, limit: opts.limit } },
+      );
+      if (opts.json) return printJson(body);
+      printTable(
+        ['WITH', 'LAST', 'FROM', 'AT', 'MESSAGE'],
+        body.conversations.map((c) => [c.with, `#${c.last_message.id}`, c.last_message.author, time(c.last_message.created_ts), excerpt(c.last_message.body)]),
+        'No direct conversations.',
+      );
+      if (body.conversations.length > 0) say(`Read one with: atrium messages ${space} --with HANDLE`);
+    });
+
   client(program, 'messages <space> [channel]', "print a channel's messages (or, with --with, your direct conversation), oldest of the page first")
     .option('--with <handle>', 'your direct conversation with this member instead of a channel')
     .option('--before <id>', 'only messages older than this id (to page back)', positiveInteger)
     .option('--limit <n>', 'messages per page (1-200, default 50)', positiveInteger)
     .action(async (space: string, channel: string | undefined, opts: CommonOptions & { with?: string; before?: number; limit?: number }) => {
-      if ((channel === undefined) === (opts.with === undefined)) throw usageError('name a channel, or a member with --with, not both');
+      if (channel === undefined && opts.with === undefined) throw usageError('name a channel, or a member with --with');
+      if (channel !== undefined && opts.with !== undefined) throw usageError('name a channel or a member with --with, not both');
       const query = { before: opts.before, limit: opts.limit };
       const { body } =
         opts.with !== undefined
@@ -139,3 +158,10 @@ function positiveNumber(value: string): number {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
   return n;
 }
+
+/** The first line of a body, short enough for a table cell. */
+function excerpt(body: string): string {
+  const line = printable(body).split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
