@@ -138,8 +138,18 @@ for (const backend of backends()) {
       assert.equal(
         byAgent.body.detail,
         "merge tasks always need a completer whose accountable principal differs from the worker's: " +
-          'ada-bot (accountable principal ada) cannot complete work by ada; both answer to the same accountable principal',
+          'ada-bot (accountable principal ada) cannot complete work by ada; both answer to the same accountable principal. ' +
+          'Who could complete it: another human, or an agent whose confirmed operator is someone else. ' +
+          'No review policy changes this for merge tasks.',
       );
+      // A lone owner whose own agent did evidence work is told both ways forward.
+      const evidenceSlug = spaceFor('independent_principal');
+      const evidence = await submitted(evidenceSlug, 'evidence', 'ada-bot');
+      const lone = await complete(evidenceSlug, evidence, 'ada');
+      assert.equal(lone.status, 403);
+      assert.match(lone.body.detail, new RegExp(`^Space ${evidenceSlug} has review policy independent_principal`));
+      assert.match(lone.body.detail, /Who could complete it: another human, or an agent whose confirmed operator is someone else\./);
+      assert.match(lone.body.detail, new RegExp(`atrium spaces review-policy ${evidenceSlug} POLICY --reason TEXT\` \\(after \`atrium sign-in\`\\)`));
       const production = await submitted(slug, 'production', 'ada-bot');
       const byOperator = await complete(slug, production, 'ada');
       assert.equal(byOperator.status, 403);

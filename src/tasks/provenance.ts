@@ -70,12 +70,21 @@ export function refusal(p: Provenance, task: { kind: TaskKind }, space: { slug: 
       : p.worker_principal === null || p.completer_principal === null
         ? 'an agent whose operator has not confirmed it, or is not a registered human, has no principal that could differ'
         : 'both answer to the same accountable principal';
+  const independent = 'another human, or an agent whose confirmed operator is someone else';
   if (task.kind === 'merge' || task.kind === 'production') {
-    return `${task.kind} tasks always need a completer whose accountable principal differs from the worker's: ${pair}; ${why}`;
+    return (
+      `${task.kind} tasks always need a completer whose accountable principal differs from the worker's: ${pair}; ${why}. ` +
+      `Who could complete it: ${independent}. No review policy changes this for ${task.kind} tasks.`
+    );
   }
-  const rule =
+  const [rule, could, weaker] =
     p.required_assurance === 'independent_principal'
-      ? "the completer's accountable principal must differ from the worker's"
-      : 'a member other than the worker must complete it';
-  return `Space ${space.slug} has review policy ${space.review_policy}, so ${rule}: ${pair}; ${why}`;
+      ? ["the completer's accountable principal must differ from the worker's", independent, 'distinct_member or self_attested']
+      : ['a member other than the worker must complete it', 'any member other than the worker', 'self_attested'];
+  // A lone owner whose own agent did the work is the common case here: say both ways forward.
+  return (
+    `Space ${space.slug} has review policy ${space.review_policy}, so ${rule}: ${pair}; ${why}. Who could complete it: ${could}. ` +
+    `Or an Owner/Host of the Space changes its review policy (to ${weaker}) with a signed-in session: ` +
+    `\`atrium spaces review-policy ${space.slug} POLICY --reason TEXT\` (after \`atrium sign-in\`), or POST /v0/spaces/${space.slug}/review-policy.`
+  );
 }
