@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * Deployment configuration, exactly the variables of decisions §2 plus the few
@@ -52,7 +52,7 @@ export interface Config {
   activationPollRateLimit: number;
   /** Largest Markdown Resource version, in bytes of UTF-8 (422 beyond; docs/resources.md). */
   resourceMaxBytes: number;
-  /** Directory for embedded data: the SQLite file's directory, else ./data. */
+  /** Directory for files (outbox mail, the running server's address): ATRIUM_DATA_DIR, else the SQLite file's directory, else ./data. */
   dataDir: string;
   logLevel: string;
 }
@@ -62,7 +62,9 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.ATRIUM_HOST || '127.0.0.1';
   const port = parsePort(env.ATRIUM_PORT ?? '8080');
-  const databaseUrl = env.ATRIUM_DATABASE_URL || 'sqlite:./data/atrium.db';
+  // Files live in ATRIUM_DATA_DIR when it is set, the embedded database among them unless ATRIUM_DATABASE_URL says otherwise.
+  const explicitDataDir = env.ATRIUM_DATA_DIR ? resolve(env.ATRIUM_DATA_DIR) : undefined;
+  const databaseUrl = env.ATRIUM_DATABASE_URL || `sqlite:${explicitDataDir ? join(explicitDataDir, 'atrium.db') : './data/atrium.db'}`;
   const baseUrl = trimTrailingSlash(env.ATRIUM_BASE_URL || `http://localhost:${port}`);
   try {
     new URL(baseUrl);
@@ -99,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnectionsPerAddress: parsePositiveInt('ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', env.ATRIUM_MAX_CONNECTIONS_PER_ADDRESS ?? '256'),
     activationPollRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_POLL_RATE_LIMIT', env.ATRIUM_ACTIVATION_POLL_RATE_LIMIT ?? '120'),
     resourceMaxBytes: parseResourceMaxBytes(env.ATRIUM_RESOURCE_MAX_BYTES ?? String(DEFAULT_RESOURCE_MAX_BYTES)),
-    dataDir: dataDirFor(databaseUrl),
+    dataDir: explicitDataDir ?? dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
 }

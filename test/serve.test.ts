@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliRunner } from './support/cli.js';
 
@@ -63,6 +66,23 @@ describe('atrium serve (sqlite)', () => {
     const ended = await server.exited;
     assert.equal(ended.code, 0, ended.stderr);
     assert.doesNotMatch(ended.stdout, /No owner yet/);
+  });
+
+  it('keeps its files in ATRIUM_DATA_DIR, and admin commands print where the server listens', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'atrium-data-'));
+    try {
+      const server = cli.spawn(['serve'], { ...env(), ATRIUM_DATA_DIR: dataDir });
+      await server.waitForStdout(new RegExp(`Atrium is listening on \\S+ \\(database sqlite:${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/atrium\\.db\\)`));
+      // Run from another shell that knows only the data directory, not the port.
+      const created = await cli.run(['admin', 'create-owner', '--handle', 'bea', '--email', 'bea@example.org'], { ATRIUM_DATA_DIR: dataDir, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(created.code, 0, created.stderr);
+      assert.match(created.stdout, new RegExp(`Sign in with bea@example.org at http://localhost:${port}\\.`));
+      server.child.kill('SIGTERM');
+      assert.equal((await server.exited).code, 0);
+      for (const file of ['atrium.db', 'server.json']) assert.ok(existsSync(join(dataDir, file)), file);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad configuration with a one-line error and exit code 1', async () => {

@@ -1,5 +1,7 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 
 // The server is loaded only by the commands that run it, so client commands start fast.
 const loadApp = () => import('../app.js');
@@ -21,6 +23,7 @@ export function registerServerCommands(program: Command): void {
         .limit(1)
         .execute();
       console.log(`Atrium is listening on ${config.baseUrl} (database ${describeDatabase(config.databaseUrl)})`);
+      recordServerAddress(config.dataDir, config.baseUrl);
       if (owners.length === 0) {
         console.log(
           'No owner yet. Create the first one with:\n' +
@@ -68,7 +71,7 @@ export function registerServerCommands(program: Command): void {
           email: opts.email,
           ...(opts.displayName ? { displayName: opts.displayName } : {}),
         });
-        console.log(`${member.handle} is an owner. Sign in with ${member.email ?? opts.email} at ${ctx.config.baseUrl}.`);
+        console.log(`${member.handle} is an owner. Sign in with ${member.email ?? opts.email} at ${serverAddress(ctx.config)}.`);
       } finally {
         await ctx.close();
       }
@@ -93,3 +96,32 @@ function describeDatabase(url: string): string {
     return 'postgres';
   }
 }
+
+const SERVER_FILE = 'server.json';
+
+/**
+ * `serve` notes where it listens in the data directory, so that `admin`
+ * commands run from another shell (often without the server's environment)
+ * can point people at the right address rather than the default one.
+ */
+function recordServerAddress(dataDir: string, baseUrl: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, SERVER_FILE), `${JSON.stringify({ base_url: baseUrl, pid: process.pid })}\n`);
+  } catch {
+    // Only a hint for admin commands; the server runs without it.
+  }
+}
+
+/** ATRIUM_BASE_URL when set here; else where a server on this data directory said it listens; else the configured default. */
+function serverAddress(config: Config, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ATRIUM_BASE_URL) return config.baseUrl;
+  try {
+    const recorded = JSON.parse(readFileSync(join(config.dataDir, SERVER_FILE), 'utf8')) as { base_url?: unknown };
+    if (typeof recorded.base_url === 'string') return recorded.base_url;
+  } catch {
+    // No server has run on this data directory yet.
+  }
+  return config.baseUrl;
+}
+
