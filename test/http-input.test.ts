@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { activeSpace } from './support/spaces.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
@@ -78,6 +80,29 @@ for (const backend of backends()) {
         assert.equal(res.status, 201, contentType);
         assert.equal(res.body.body, 'caf\u00e9');
       }
+    });
+
+    it('compresses responses when the client asks, and only then', async () => {
+      const get = (headers: Record<string, string>) =>
+        new Promise<{ encoding: string | undefined; bytes: number; text: string }>((resolve, reject) => {
+          request(`${server.url}/v0/openapi.json`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const raw = Buffer.concat(chunks);
+              const encoding = res.headers['content-encoding'];
+              resolve({ encoding, bytes: raw.length, text: encoding === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8') });
+            });
+          })
+            .on('error', reject)
+            .end();
+        });
+      const plain = await get({});
+      const gzipped = await get({ 'accept-encoding': 'gzip' });
+      assert.equal(plain.encoding, undefined);
+      assert.equal(gzipped.encoding, 'gzip');
+      assert.ok(gzipped.bytes * 4 < plain.bytes, `${gzipped.bytes} gzipped vs ${plain.bytes} raw`);
+      assert.equal(gzipped.text, plain.text);
     });
 
     it('answers 401 with a Bearer challenge', async () => {

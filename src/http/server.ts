@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
@@ -90,6 +91,9 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     if (/%00/i.test(request.url)) throw invalid('the URL must not contain NUL characters');
   });
 
+  // Responses are compressed when the client asks (the contract is ~160 KB raw, ~16 KB gzipped).
+  // gzip and deflate only: brotli at its default quality costs far more CPU per dynamic response.
+  await app.register(compress, { threshold: 1024, encodings: ['gzip', 'deflate'] });
   await app.register(cookie);
   await app.register(swagger, openApiDocumentation(ctx.config.baseUrl, opts.operations));
 
