@@ -264,7 +264,7 @@ for (const backend of backends()) {
       assert.equal((await decide('forge', again, 'decline', owner.session, { reason: 'Still no' })).status, 200);
     });
 
-    it('refuses to accept when five pins exist (409), leaving the proposal pending; a Resource pinned meanwhile is accepted as is', async () => {
+    it('refuses to accept when five pins exist (409), leaving the proposal pending; setting pins that include the Resource accepts it', async () => {
       const id = await proposed('forge', carol.session, docs[4]!);
       await setPins('forge', [docs[7], docs[0], docs[1], docs[2], docs[3]]);
       const before = await pinRowCounts(server);
@@ -274,14 +274,19 @@ for (const backend of backends()) {
       assert.deepEqual(await pinRowCounts(server), before);
       assert.equal((await get(`/v0/spaces/forge/pin-proposals/${id}`)).body.status, 'pending');
 
-      await setPins('forge', [docs[4]]);
+      // Pinning the Resource by setting the list settles its proposal in the same commit, so it never stays pending.
       const since = await lastCursor(server);
-      const res = await decide('forge', id, 'accept', owner.session);
-      assert.equal(res.status, 200);
+      await setPins('forge', [docs[4]]);
+      const events = await eventsSince(since);
       assert.deepEqual(
-        (await eventsSince(since)).map((e) => e.type),
-        ['pin_proposal_accepted'],
+        events.map((e) => e.type),
+        ['space_pins_updated', 'pin_proposal_accepted'],
       );
+      assert.deepEqual(events[1]!.payload, { id, resource_id: docs[4], proposed_by: 'carol' });
+      const settled = (await get(`/v0/spaces/forge/pin-proposals/${id}`)).body;
+      assert.deepEqual([settled.status, settled.decided_by], ['accepted', 'olga']);
+      const late = await decide('forge', id, 'accept', owner.session);
+      assert.equal(late.status, 409);
       assert.deepEqual(await pinsOf('forge'), [docs[4]]);
       await setPins('forge', []);
     });

@@ -36,7 +36,8 @@ export const setSpacePins = defineOperation({
     '(ATRIUM_REPOSITORY_PATH; unset: 422). A new repository entry must name an existing NUL-free UTF-8 `.md` file; paths must be ' +
     'relative, `/`-separated, without empty, `.`, `..` or `.git` segments, backslashes or control characters. An entry already ' +
     'pinned may stay, move or go even when its file has disappeared. Resubmitting the same order is a no-op: 200, no event. ' +
-    `${ACTIVE} Event \`space_pins_updated\` with \`previous_resource_ids\`, \`resource_ids\` and \`reason\`.`,
+    `${ACTIVE} Event \`space_pins_updated\` with \`previous_resource_ids\`, \`resource_ids\` and \`reason\`. ` +
+    'A pending pin proposal of a Resource that is now pinned is accepted in the same commit (event `pin_proposal_accepted`).',
   auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: SpaceParams,
   body: SetPinsBody,
@@ -50,7 +51,11 @@ export const setSpacePins = defineOperation({
     // Only an Owner/Host may make the server read the repository; the transaction checks again.
     await requireOwnerOrHost(ctx.db.kysely, actor, { space: (await getSpace(ctx.db.kysely, params.slug)).slug });
     const repository = await pins.viewRepository(ctx.config.repositoryPath, body.resource_ids);
-    return ctx.db.transaction((tx) => pins.setPins(tx, actor, params.slug, body, repository));
+    return ctx.db.transaction(async (tx) => {
+      const space = await pins.setPins(tx, actor, params.slug, body, repository);
+      await proposals.acceptProposalsNowPinned(tx, actor, space);
+      return space;
+    });
   },
 });
 

@@ -200,6 +200,37 @@ export async function acceptProposal(tx: Tx, actor: Actor, slug: string, id: num
   return proposal(tx.db, slug, id);
 }
 
+/**
+ * Pending proposals of Resources an Owner/Host has just pinned by setting the
+ * whole list are settled as accepted in the same transaction: the Resource is
+ * pinned, which is what they asked for, and a proposal nobody can act on any
+ * more must not stay pending forever.
+ */
+export async function acceptProposalsNowPinned(tx: Tx, actor: Actor, space: { slug: string; pinned_resources: readonly string[] }): Promise<void> {
+  const pinned = space.pinned_resources.filter((entry) => !isRepositoryEntry(entry));
+  if (pinned.length === 0) return;
+  const open = await tx.db
+    .selectFrom('tasks')
+    .select(['id', 'resource_id', 'created_by'])
+    .where('space', '=', space.slug)
+    .where('kind', '=', 'pin_proposal')
+    .where('status', '=', 'open')
+    .where('resource_id', 'in', pinned)
+    .orderBy('id')
+    .execute();
+  for (const row of open) {
+    const id = Number(row.id);
+    await decide(tx, actor, id, 'accepted', 'pinned by an Owner/Host setting the pins');
+    tx.emit({
+      type: 'pin_proposal_accepted',
+      space: space.slug,
+      actor: eventActor(actor),
+      subjects: [`space:${space.slug}`, `task:${id}`, `resource:${row.resource_id ?? ''}`, `member:${row.created_by}`],
+      payload: { id, resource_id: row.resource_id ?? '', proposed_by: row.created_by },
+    });
+  }
+}
+
 export async function declineProposal(tx: Tx, actor: Actor, slug: string, id: number, reason: string): Promise<PinProposalRecord> {
   const space = await lockSpace(tx, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
