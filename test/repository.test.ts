@@ -98,6 +98,21 @@ for (const backend of backends()) {
       assert.equal((await setPins('forge', [])).status, 200);
     });
 
+    it('follows main through loose and packed refs alike, and sees a new commit at once', async () => {
+      assert.equal((await setPins('forge', ['repo:README.md'])).status, 200);
+      const shown = async () => (await frontPage('forge'))[0] as { body: string; commit: string };
+      assert.deepEqual(await shown(), { ...(await shown()), body: '# Welcome\n', commit: firstCommit });
+      // Packed: main is no longer a loose ref file.
+      repo.git('pack-refs', '--all');
+      assert.equal((await shown()).commit, firstCommit);
+      const next = repo.commit('welcome, again', { 'README.md': '# Welcome, again\n' });
+      assert.deepEqual([(await shown()).commit, (await shown()).body], [next, '# Welcome, again\n']);
+      // Back to where it was: the older commit's files are served again, not the newer ones.
+      repo.git('reset', '-q', '--hard', firstCommit);
+      assert.deepEqual([(await shown()).commit, (await shown()).body], [firstCommit, '# Welcome\n']);
+      assert.equal((await setPins('forge', [])).status, 200);
+    });
+
     it('refuses traversal, malformed and non-.md paths with 422 and writes nothing', async () => {
       const before = await pinRowCounts(server);
       const cases: Array<[string, RegExp]> = [

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { devNull } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -29,17 +30,66 @@ export interface MainSnapshot {
   files: Map<string, RepositoryFileState>;
 }
 
+/**
+ * What a commit holds never changes, so file states are kept per (repository,
+ * commit, paths): a front page with repository pins costs no git process while
+ * `main` stays where it is. Bounded, oldest entry first out.
+ */
+const snapshots = new Map<string, Map<string, RepositoryFileState>>();
+const SNAPSHOT_CACHE_ENTRIES = 256;
+
 /** The state of each path on `main`, all read from one commit. */
 export async function readMainFiles(repositoryPath: string, paths: readonly string[]): Promise<MainSnapshot> {
-  const files = new Map<string, RepositoryFileState>();
   const wanted = [...new Set(paths)];
   const gitDir = gitDirOf(repositoryPath);
-  const head = await git(gitDir, ['rev-parse', '--verify', '--quiet', `${MAIN}^{commit}`], { maxBytes: 1024 });
-  const commit = head.code === 0 ? head.stdout.toString('utf8').trim() : null;
+  const commit = (await mainFromRefFiles(gitDir)) ?? (await mainFromGit(gitDir));
   if (commit === null || wanted.length === 0) {
-    for (const path of wanted) files.set(path, { state: 'missing' });
-    return { commit, files };
+    return { commit, files: new Map(wanted.map((path) => [path, { state: 'missing' }])) };
   }
+  const key = `${gitDir}\n${commit}\n${[...wanted].sort().join('\n')}`;
+  const cached = snapshots.get(key);
+  if (cached) return { commit, files: new Map(cached) };
+  const files = await readFilesAt(gitDir, commit, wanted);
+  if (snapshots.size >= SNAPSHOT_CACHE_ENTRIES) snapshots.delete(snapshots.keys().next().value!);
+  snapshots.set(key, files);
+  return { commit, files: new Map(files) };
+}
+
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * `main` read from git's own ref files (loose, then packed) without starting a
+ * process; undefined when that is not conclusive (a symbolic ref, no such
+ * file), and git itself is asked instead. Git replaces ref files by rename, so
+ * a read never sees half of one.
+ */
+async function mainFromRefFiles(gitDir: string): Promise<string | undefined> {
+  try {
+    const loose = (await readFile(join(gitDir, MAIN), 'utf8')).trim();
+    return COMMIT_ID.test(loose) ? loose : undefined;
+  } catch {
+    // Not a loose ref: look in packed-refs.
+  }
+  try {
+    const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8');
+    const lines = packed.split('\n');
+    const at = lines.findIndex((line) => line.endsWith(` ${MAIN}`));
+    const id = at >= 0 ? lines[at]!.slice(0, lines[at]!.indexOf(' ')) : undefined;
+    // A peeled line (`^…`) after the ref means it names a tag object, not a commit: let git decide.
+    if (id === undefined || lines[at + 1]?.startsWith('^')) return undefined;
+    return COMMIT_ID.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function mainFromGit(gitDir: string): Promise<string | null> {
+  const head = await git(gitDir, ['rev-parse', '--verify', '--quiet', `${MAIN}^{commit}`], { maxBytes: 1024 });
+  return head.code === 0 ? head.stdout.toString('utf8').trim() : null;
+}
+
+async function readFilesAt(gitDir: string, commit: string, wanted: string[]): Promise<Map<string, RepositoryFileState>> {
+  const files = new Map<string, RepositoryFileState>();
 
   // Reading from the commit id rather than the branch name: every path comes from the same tree.
   const listing = await git(gitDir, ['--literal-pathspecs', 'ls-tree', '-z', '-l', '--full-tree', commit, '--', ...wanted], {
@@ -57,7 +107,7 @@ export async function readMainFiles(repositoryPath: string, paths: readonly stri
       files.set(path, { state: 'not_text', why: `is larger than ${MAX_REPOSITORY_FILE_BYTES} bytes` });
     } else blobs.push({ path, oid: entry.oid });
   }
-  if (blobs.length === 0) return { commit, files };
+  if (blobs.length === 0) return files;
 
   const input = blobs.map((b) => `${b.oid}\n`).join('');
   const batch = await git(gitDir, ['cat-file', '--batch'], { input, maxBytes: blobs.length * (MAX_REPOSITORY_FILE_BYTES + 256) });
@@ -67,7 +117,7 @@ export async function readMainFiles(repositoryPath: string, paths: readonly stri
     const bytes = contents.get(oid);
     files.set(path, bytes === undefined ? { state: 'missing' } : decode(bytes));
   }
-  return { commit, files };
+  return files;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
