@@ -157,6 +157,8 @@ for (const backend of backends()) {
 
       await right(bot, 'get_member', { handle: 'ada' });
       await wrong(bot, 'get_member', { handle: 'nobody-here' }, 404);
+      await right(bot, 'list_members', { type: 'agent' });
+      await wrong(bot, 'list_members', { status: 'pending' }, 403);
 
       await wrong(bot, 'confirm_agent', { handle: 'spawned' }, 403);
       await wrong(beaS, 'approve_agent', { handle: 'spawned' }, 403);
@@ -233,6 +235,8 @@ for (const backend of backends()) {
       await wrong(stray, 'send_direct_message', { slug: 'vault', to: 'bot', body: 'psst' }, 403);
       await right(bot, 'list_direct_messages', { slug: 'vault', handle: 'bea' });
       await wrong(stray, 'list_direct_messages', { slug: 'vault', handle: 'bot' }, 403);
+      await right(bot, 'list_direct_conversations', { slug: 'vault' });
+      await wrong(stray, 'list_direct_conversations', { slug: 'vault' }, 403);
 
       const inbox = await right(beaS, 'list_inbox_events', {});
       assert.deepEqual(

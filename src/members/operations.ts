@@ -1,8 +1,11 @@
+import { Type } from '@sinclair/typebox';
 import type { Actor } from '../identity/actor.js';
 import { type AnyOperation, ANY_CREDENTIAL, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { PROTOCOL } from '../shared/protocol.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { registerAgent as register } from './agents.js';
 import { confirmAgent as confirm, moveMember, type MemberMove } from './lifecycle.js';
+import { ListMembersQuery, listMembers } from './listing.js';
 import type { MemberRecord } from './records.js';
 import { AgentRegistrationSchema, MemberHandleParams, MemberRef, memberView, RegisterAgentBody, type MemberView } from './schemas.js';
 import { getMember } from './service.js';
@@ -78,6 +81,32 @@ export const getMemberOperation = defineOperation({
   handler: async ({ params, actor, ctx }) => viewFor(actor, await getMember(ctx.db.kysely, params.handle), ctx.config.baseUrl),
 });
 
+export const listMembersOperation = defineOperation({
+  name: 'list_members',
+  method: 'GET',
+  path: '/v0/members',
+  tag: TAG,
+  summary: 'List members',
+  description:
+    'Members in handle order, filtered by `type`, `status` and `operator`. Active members are public; pending and suspended ' +
+    'ones are listed for a host-wide Owner/Host (session or member key), the steward key, or an operator asking for their own ' +
+    'agents with `operator=<your handle>` (403 otherwise when `status` asks for them). `limit` defaults to 50, at most 200; page ' +
+    'with `before` set to the last handle of the previous page.',
+  auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
+  query: ListMembersQuery,
+  success: {
+    status: 200,
+    description: 'One page of members.',
+    schema: Type.Object({ members: Type.Array(MemberRef), protocol: Type.String() }, { additionalProperties: false }),
+  },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ query, actor, ctx }) => ({
+    members: (await listMembers(ctx.db.kysely, actor, query)).map((m) => viewFor(actor, m, ctx.config.baseUrl)),
+    protocol: PROTOCOL,
+  }),
+});
+
 function statusMove(move: MemberMove, path: string, summary: string, description: string) {
   return defineOperation({
     name: `${move}_${path.startsWith('/v0/agents') ? 'agent' : 'member'}`,
@@ -150,6 +179,7 @@ export const reinstateMember = statusMove(
 /** Members and agents (decisions §5). */
 export const memberOperations: AnyOperation[] = [
   registerAgent,
+  listMembersOperation,
   getMemberOperation,
   confirmAgent,
   approveAgent,

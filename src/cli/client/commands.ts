@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { client } from './command-kit.js';
+import { client, positiveInteger } from './command-kit.js';
 import { callOperation, operationsByName, pathParameters, resolveTarget, type CallInput, type Target } from './api.js';
 import { readCredentials } from './credentials-file.js';
 import { usageError } from './errors.js';
@@ -129,6 +129,7 @@ export function registerClientCommands(program: Command): void {
   registerSpaces(program);
   registerAgents(program);
   registerMembers(program);
+  registerHumans(program);
   registerRoles(program);
   registerCredentials(program);
   registerTasks(program);
@@ -291,6 +292,19 @@ function registerAgents(program: Command): void {
       say(body.note);
     });
 
+  client(agents, 'list', 'list agents: active ones for anyone; pending and suspended ones for a host-wide Owner/Host, or your own with --mine')
+    .option('--status <status>', 'pending, active or suspended')
+    .option('--operator <handle>', 'only agents this human operates')
+    .option('--mine', 'only the agents you operate, in every status')
+    .option('--before <handle>', 'only handles after this one (to page on)')
+    .option('--limit <n>', 'agents per page (1-200, default 50)', positiveInteger)
+    .action(async (opts: CommonOptions & { status?: string; operator?: string; mine?: boolean; before?: string; limit?: number }) => {
+      const target = resolveTarget(opts.host);
+      if (opts.mine && opts.operator !== undefined) throw usageError('use --mine or --operator, not both');
+      const operator = opts.mine ? (await callOperation<Member>(target, 'get_me')).body.handle : opts.operator;
+      await printMembers(target, { type: 'agent', status: opts.status, operator, before: opts.before, limit: opts.limit }, opts.json, 'No agents.');
+    });
+
   client(agents, 'confirm <handle>', "vouch for an agent that names you as its operator (or with the steward key)").action(
     async (handle: string, opts: CommonOptions) => {
       const { body } = await callOperation<Member>(resolveTarget(opts.host), 'confirm_agent', { params: { handle } });
@@ -309,6 +323,15 @@ function registerAgents(program: Command): void {
 function registerMembers(program: Command): void {
   const members = group(program, 'members', 'look up, suspend and reinstate members');
 
+  client(members, 'list', 'list members: active ones for anyone; pending and suspended ones for a host-wide Owner/Host')
+    .option('--type <type>', 'human or agent')
+    .option('--status <status>', 'pending, active or suspended')
+    .option('--before <handle>', 'only handles after this one (to page on)')
+    .option('--limit <n>', 'members per page (1-200, default 50)', positiveInteger)
+    .action(async (opts: CommonOptions & { type?: string; status?: string; before?: string; limit?: number }) => {
+      await printMembers(resolveTarget(opts.host), { type: opts.type, status: opts.status, before: opts.before, limit: opts.limit }, opts.json, 'No members.');
+    });
+
   client(members, 'get <handle>', 'show a member').action(async (handle: string, opts: CommonOptions) => {
     const { body } = await callOperation<Member>(resolveTarget(opts.host), 'get_member', { params: { handle } });
     if (opts.json) return printJson(body);
@@ -325,6 +348,38 @@ function registerMembers(program: Command): void {
       say(`Member ${body.handle} is now ${body.status}.`);
     });
   }
+}
+
+async function printMembers(target: Target, query: Record<string, string | number | undefined>, json: boolean | undefined, empty: string): Promise<void> {
+  const { body } = await callOperation<{ members: Member[] }>(target, 'list_members', { query });
+  if (json) return printJson(body);
+  printTable(
+    ['HANDLE', 'TYPE', 'STATUS', 'OPERATOR', 'CONFIRMED', 'NAME'],
+    body.members.map((m) => [
+      m.handle,
+      m.type,
+      m.status,
+      m.operator ?? '-',
+      m.type === 'agent' ? (m.operator_confirmed ? 'yes' : 'no') : '-',
+      m.display_name,
+    ]),
+    empty,
+  );
+  const limit = typeof query.limit === 'number' ? query.limit : 50;
+  if (body.members.length === limit) process.stderr.write(`More may exist: add --before ${body.members.at(-1)!.handle}\n`);
+}
+
+function registerHumans(program: Command): void {
+  const humans = group(program, 'humans', 'add human members (host-wide Owner session or steward key)');
+  client(humans, 'add <handle> <email>', 'add a human; they sign in with a code sent to the address')
+    .option('--display-name <name>', 'defaults to the handle')
+    .action(async (handle: string, email: string, opts: CommonOptions & { displayName?: string }) => {
+      const { body } = await callOperation<Member>(resolveTarget(opts.host), 'create_human', {
+        body: { handle, email, ...(opts.displayName !== undefined ? { display_name: opts.displayName } : {}) },
+      });
+      if (opts.json) return printJson(body);
+      say(`Added ${body.handle} (${body.email ?? email}). They sign in with that address: a code is mailed when they ask for one.`);
+    });
 }
 
 function registerRoles(program: Command): void {
