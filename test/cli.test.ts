@@ -159,6 +159,10 @@ for (const backend of backends()) {
       const done = await follower.exited;
       assert.equal(done.code, 0, done.stderr);
       assert.equal(done.stdout.match(/space_proposed/g)?.length, 1, 'each event is printed once');
+      // The same columns as a page of `atrium events`, under the same header.
+      assert.match(done.stdout, /^CURSOR\s+TIME\s+TYPE\s+ACTOR\s+SUBJECTS\n/);
+      const page = await cli.run(['events', 'pond']);
+      assert.match(page.stdout, /^CURSOR\s+TIME\s+TYPE\s+ACTOR\s+SUBJECTS\n/);
     });
 
     it('registers an agent and prints its one-time key', async () => {

@@ -64,7 +64,8 @@ for (const backend of backends()) {
 
       const discussed = await cli.run(['tasks', 'discuss', 'forge', id, 'Thanks @bob'], asAda);
       assert.equal(discussed.code, 0, discussed.stderr);
-      assert.match(discussed.stdout, new RegExp(`^Posted message \\d+ to the discussion of task ${id} in forge\\.$`, 'm'));
+      // Mentions are reported as `post` reports them.
+      assert.match(discussed.stdout, new RegExp(`^Posted message \\d+ to the discussion of task ${id} in forge \\(mentioned: bob\\)\\.$`, 'm'));
       const discussion = await cli.run(['tasks', 'discussion', 'forge', id]);
       assert.equal(discussion.code, 0, discussion.stderr);
       assert.match(discussion.stdout, /^\d+\s+ada\s+\S+\s+Thanks @bob$/m);

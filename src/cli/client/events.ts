@@ -34,6 +34,9 @@ function feed(slug: string | undefined): { name: string; params: Record<string, 
   return slug ? { name: 'list_event_page', params: { slug } } : { name: 'list_host_event_page', params: {} };
 }
 
+/** One set of columns for a page and a tail, so `events` and `events --follow` read alike. */
+const EVENT_COLUMNS = ['CURSOR', 'TIME', 'TYPE', 'ACTOR', 'SUBJECTS'];
+
 function row(e: FeedEvent): Cell[] {
   const via = typeof e.payload.via === 'string' ? `(${e.payload.via})` : null;
   return [e.cursor, time(e.created_ts), e.type, e.actor ?? via, e.subjects.join(' ')];
@@ -44,7 +47,7 @@ export async function listEvents(target: Target, slug: string | undefined, opts:
   const { name, params } = feed(slug);
   const { body: page } = await callOperation<FeedPage>(target, name, { params, query: { since: opts.since, limit: opts.limit } });
   if (opts.json) return printJson(page);
-  printTable(['CURSOR', 'TIME', 'TYPE', 'ACTOR', 'SUBJECTS'], page.events.map(row), 'No events.');
+  printTable(EVENT_COLUMNS, page.events.map(row), 'No events.');
   if (page.events.length > 0 && page.events.length === (opts.limit ?? 100)) {
     process.stderr.write(`More may follow: add --since ${page.cursor}\n`);
   }
@@ -81,6 +84,7 @@ export async function followFeed(
   process.stdout.on('error', onStdoutError);
   if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
 
+  if (!opts.json && line === followLine) process.stdout.write(`${fixedWidths(EVENT_COLUMNS)}\n`);
   let cursor = opts.since ?? 0;
   let failures = 0;
   const pause = (seconds: number) => sleep(seconds * 1000, undefined, { signal: stopped.signal }).catch(() => {});
@@ -117,8 +121,12 @@ export async function followFeed(
 
 /** A stream cannot be aligned after the fact, so columns have fixed widths (long values push the rest right). */
 function followLine(e: FeedEvent): string {
+  return fixedWidths(row(e));
+}
+
+function fixedWidths(cells: Cell[]): string {
   const widths = [7, 20, 26, 16];
-  return row(e)
+  return cells
     .map((value, i) => {
       const text = value === null || value === undefined || value === '' ? '-' : String(value);
       return i < widths.length ? text.padEnd(widths[i]!) : text;

@@ -129,7 +129,7 @@ function inboxRow(e: FeedEvent): string[] {
   return [String(e.cursor), time(e.created_ts), e.space ?? '-', e.actor ?? '-', where, text.length > 100 ? `${text.slice(0, 99)}…` : text || '-'];
 }
 
-function mentioned(m: Message): string {
+export function mentioned(m: Pick<Message, 'mentioned_members'>): string {
   return m.mentioned_members.length > 0 ? ` (mentioned: ${m.mentioned_members.join(', ')})` : '';
 }
 

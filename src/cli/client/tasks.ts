@@ -4,6 +4,7 @@ import { client, oneLine, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
+import { mentioned } from './messages.js';
 
 interface Options {
   host?: string;
@@ -38,6 +39,7 @@ interface Message {
   id: number;
   author: string;
   body: string;
+  mentioned_members: string[];
   created_ts: string;
 }
 
@@ -110,7 +112,7 @@ export function registerTasks(program: Command): void {
         body: { body: text === '-' ? readText('-') : text },
       });
       if (opts.json) return printJson(body);
-      say(`Posted message ${body.id} to the discussion of task ${id} in ${slug}.`);
+      say(`Posted message ${body.id} to the discussion of task ${id} in ${slug}${mentioned(body)}.`);
     },
   );
 
