@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
-import { Timestamp } from '../shared/schemas.js';
+import { StringEnum, Timestamp } from '../shared/schemas.js';
+import { EVENT_TYPES } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
 export const DEFAULT_FEED_LIMIT = 100;
@@ -9,7 +10,7 @@ export const DEFAULT_FEED_LIMIT = 100;
 export const EventSchema = Type.Object(
   {
     cursor: Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' }),
-    type: Type.String(),
+    type: StringEnum(EVENT_TYPES, { description: 'What happened; docs/events.md gives each type and its payload.' }),
     space: Type.Union([Type.String(), Type.Null()]),
     actor: Type.Union([Type.String(), Type.Null()], { description: 'Acting handle; null for the steward key (payload.via).' }),
     subjects: Type.Array(Type.String()),

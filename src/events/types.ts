@@ -84,6 +84,50 @@ export interface EventPayloads {
   pin_proposal_declined: { id: number; resource_id: string; proposed_by: string; reason: string };
 }
 
+
+/** Every event type, at run time (the contract's `type` enum); the check below keeps it equal to EventPayloads. */
+export const EVENT_TYPES = [
+  'space_proposed',
+  'space_approved',
+  'space_archived',
+  'space_restored',
+  'space_review_policy_changed',
+  'space_member_invited',
+  'space_join_requested',
+  'space_member_admitted',
+  'space_join_declined',
+  'space_member_left',
+  'space_member_removed',
+  'member_registered',
+  'member_approved',
+  'agent_operator_confirmed',
+  'member_suspended',
+  'member_reinstated',
+  'role_assigned',
+  'role_revoked',
+  'client_credential_revoked',
+  'client_credential_created',
+  'task_created',
+  'task_claimed',
+  'task_released',
+  'task_submitted',
+  'task_completed',
+  'task_reopened',
+  'task_cancelled',
+  'channel_created',
+  'message_posted',
+  'resource_created',
+  'resource_version_added',
+  'space_pins_updated',
+  'pin_proposed',
+  'pin_proposal_accepted',
+  'pin_proposal_declined',
+] as const satisfies ReadonlyArray<keyof EventPayloads>;
+
+type Unlisted = Exclude<keyof EventPayloads, (typeof EVENT_TYPES)[number]>;
+// A type added to EventPayloads but not to EVENT_TYPES fails to compile here.
+export const EVERY_EVENT_TYPE_LISTED: [Unlisted] extends [never] ? true : Unlisted = true;
+
 export type EventType = keyof EventPayloads;
 
 /** Who caused an event: a member handle, or the steward key (actor null, `via`). */
