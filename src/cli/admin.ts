@@ -4,6 +4,7 @@ import type { MemberRecord } from '../members/records.js';
 import { createHuman, findMember } from '../members/service.js';
 import { assignRole, listAssignments } from '../roles/service.js';
 import { conflict, invalid } from '../shared/errors.js';
+import { isMailbox } from '../shared/mailbox.js';
 import { SLUG_PATTERN } from '../shared/schemas.js';
 
 /** The admin CLI acts as the system, with direct database access instead of a credential. */
@@ -61,14 +62,13 @@ export async function ensureOwner(ctx: AppContext, input: OwnerInput): Promise<O
 }
 
 const HANDLE = new RegExp(SLUG_PATTERN);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The same limits the API applies (reference: Member), since the CLI bypasses the HTTP validation. */
 function validate(input: OwnerInput): void {
   if (input.handle.length < 3 || input.handle.length > 32 || !HANDLE.test(input.handle)) {
     throw invalid('handle must be 3-32 lowercase letters, digits and single hyphens');
   }
-  if (!EMAIL.test(input.email.trim())) throw invalid(`not an e-mail address: ${input.email}`);
+  if (!isMailbox(input.email.trim())) throw invalid(`not an e-mail address: ${input.email}`);
   if (input.displayName !== undefined && (input.displayName.length < 1 || input.displayName.length > 128)) {
     throw invalid('display name must be 1-128 characters');
   }

@@ -2,6 +2,7 @@ import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
+import { isMailbox } from '../shared/mailbox.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext the
 // callable lives on `.default`.
@@ -24,6 +25,8 @@ export function createValidatorCompiler(sharedSchemas: TSchema[]): FastifySchema
 export function createAjv(sharedSchemas: TSchema[], opts: { coerceTypes: boolean }): InstanceType<typeof Ajv> {
   const ajv = new Ajv({ coerceTypes: opts.coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
   addFormats(ajv);
+  // Addresses are `idn-email` (RFC 6531): what mail can be sent to, ASCII or not (src/shared/mailbox.ts).
+  ajv.addFormat('idn-email', isMailbox);
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
 }

@@ -3,7 +3,11 @@ import { UntrustedText } from '../content/untrusted.js';
 import { MemberRef } from '../members/schemas.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 
-export const Email = Type.String({ format: 'email', maxLength: 254, description: 'E-mail address; compared case-insensitively' });
+export const Email = Type.String({
+  format: 'idn-email',
+  maxLength: 254,
+  description: 'E-mail address as mail can be sent to it (RFC 5321, UTF-8 allowed as in RFC 6531, e.g. `ops@localhost`); compared case-insensitively',
+});
 
 const DisplayName = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'Defaults to the handle' });
 

@@ -21,7 +21,7 @@ export const MemberSchema = Type.Object(
     capabilities: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16 }),
     status: StringEnum(['pending', 'active', 'suspended']),
     created_ts: Timestamp,
-    email: Type.Optional(Type.String({ format: 'email' })),
+    email: Type.Optional(Type.String({ format: 'idn-email' })),
     email_verified: Type.Optional(Type.Boolean()),
   },
   { $id: 'Member', additionalProperties: false },
