@@ -60,7 +60,8 @@ describe('README first steps (sqlite)', () => {
       const result = await run(command, env, async (proc) => {
         if (/atrium login\b/.test(command)) {
           // The browser: ada, signed in, approves the code the terminal shows.
-          const [, code] = (await proc.waitForOutput(/^\s+(?:│ )?(?:\x1b\[1m)?([A-Z0-9]{4}-[A-Z0-9]{4})/m))!;
+          // Not a terminal, so the code is a plain indented line.
+          const [, code] = await proc.waitForOutput(/^\s+([A-Z0-9]{4}-[A-Z0-9]{4})$/m);
           const session = await server.app.ctx.db.transaction(async (tx) => (await startSession(tx, 'ada')).token);
           const approved = await server.request('POST', `/v0/client-activations/${code}/approve`, { token: session, body: {} });
           assert.equal(approved.status, 200, approved.body?.detail);
@@ -74,7 +75,7 @@ describe('README first steps (sqlite)', () => {
       });
       assert.equal(result.code, 0, `${line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
       if (/agents register scout/.test(command)) {
-        env.SCOUT_KEY = /key: (?:\x1b\[1m)?(sk_atrium_\S+?)(?:\x1b\[22m)?$/m.exec(result.stdout)![1]!;
+        env.SCOUT_KEY = /key: (sk_atrium_\S+)$/m.exec(result.stdout)![1]!;
       }
       if (/atrium inbox/.test(command)) assert.match(result.stdout, /Welcome, @scout/);
       if (/tasks get garden 1/.test(command)) assert.match(result.stdout, /completed/);
