@@ -303,6 +303,17 @@ describe('web app (sqlite)', () => {
     await page.getByRole('status').filter({ hasText: 'It no longer works' }).waitFor();
     assert.equal(await row.getByRole('button', { name: /^Revoke/ }).count(), 0);
     assert.equal((await server.request('GET', '/v0/me', { token: key })).status, 401, 'the key is refused');
+
+    // On a phone the list reads as cards: nothing scrolls sideways, and the key prefix stays whole on one line.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const [scrollWidth, clientWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
+      assert.ok(scrollWidth <= clientWidth, `${width} px: the page is ${scrollWidth} px wide`);
+      const prefix = row.getByText(`${listed.key_prefix}…`);
+      const box = await prefix.boundingBox();
+      // One line of body text is about 24 px high; two would be about 48.
+      assert.ok(box && box.height < 36, `${width} px: the key prefix fits on one line (${box?.height} px high)`);
+    }
   });
 
   it('works with the keyboard alone: sign in, then approve the activation that asked for it', async () => {

@@ -98,17 +98,17 @@ export function CredentialsPage() {
             <tbody>
               {listing.credentials.map((c) => (
                 <tr key={c.id} className={c.revoked_ts ? 'revoked' : undefined}>
-                  <th scope="row" className="client-cell">
+                  <th scope="row" className="client-cell" data-label="Client">
                     {c.client_name}
                   </th>
-                  <td>
-                    <span className="mono">{c.key_prefix}…</span>
+                  <td data-label="Key">
+                    <span className="mono key-prefix">{c.key_prefix}…</span>
                   </td>
-                  <td>
+                  <td data-label="Created">
                     <Time iso={c.created_ts} />
                   </td>
-                  <td>{c.last_used_ts ? <Time iso={c.last_used_ts} /> : 'Never'}</td>
-                  <td>
+                  <td data-label="Last used">{c.last_used_ts ? <Time iso={c.last_used_ts} /> : 'Never'}</td>
+                  <td data-label="Status">
                     {c.revoked_ts ? (
                       <>
                         Revoked <Time iso={c.revoked_ts} />
@@ -117,7 +117,7 @@ export function CredentialsPage() {
                       'Active'
                     )}
                   </td>
-                  <td>
+                  <td className="row-actions">
                     {c.revoked_ts ? null : (
                       <button
                         type="button"
