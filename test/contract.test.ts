@@ -11,7 +11,7 @@ interface ContractOperation {
   operationId?: string;
   security?: Array<Record<string, string[]>>;
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
 
 interface Contract {
@@ -105,6 +105,11 @@ for (const backend of backends()) {
         if (op.params || op.query || op.body || op.method !== 'GET') assert.ok(entry.responses['422'], `${op.name} 422`);
         if (op.method !== 'GET') {
           assert.ok(entry.responses['413'] && entry.responses['415'], `${op.name} 413/415`);
+        }
+        // Headers those answers always carry are declared for generated clients.
+        assert.ok(entry.responses['401']?.headers?.['WWW-Authenticate'], `${op.name} 401 declares WWW-Authenticate`);
+        for (const status of ['429', '503']) {
+          if (entry.responses[status]) assert.ok(entry.responses[status]?.headers?.['Retry-After'], `${op.name} ${status} declares Retry-After`);
         }
       }
     });

@@ -5,7 +5,20 @@ import { PROTOCOL } from '../shared/protocol.js';
 interface OpenApiOperation {
   operationId?: string;
   requestBody?: { required?: boolean };
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
 }
+
+/** Headers some error answers always carry, declared so generated clients can read them. */
+const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
+  '401': {
+    'WWW-Authenticate': {
+      description: 'Always `Bearer realm="atrium"`, with `error="invalid_token"` when a credential was presented and failed.',
+      schema: { type: 'string' },
+    },
+  },
+  '429': { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+  '503': { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
+};
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented).',
@@ -76,7 +89,8 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
   const bodyRequired = new Map(operations.map((op) => [op.name, op.bodyRequired === true]));
   return {
     // @fastify/swagger marks every request body required; ours are required only
-    // where the operation says so (e.g. archive needs at least `{}`).
+    // where the operation says so (e.g. archive needs at least `{}`). Error
+    // answers that carry headers declare them here, in the document only.
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       const { openapiObject } = documentObject;
@@ -84,6 +98,10 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
         for (const operation of Object.values(methods as Record<string, OpenApiOperation>)) {
           if (operation.requestBody && operation.operationId !== undefined) {
             operation.requestBody.required = bodyRequired.get(operation.operationId) ?? false;
+          }
+          for (const [status, headers] of Object.entries(ERROR_HEADERS)) {
+            const answer = operation.responses?.[status];
+            if (answer) answer.headers = { ...answer.headers, ...headers };
           }
         }
       }
