@@ -174,7 +174,7 @@ async function seed(databaseUrl: string, dir: string): Promise<{ session: string
   config.dataDir = dir;
   const ctx = await createContext(config, { log: createLogger('warn') });
   try {
-    const system = { system: 'bench' };
+    const system = { system: 'admin_cli' } as const;
     const session = await ctx.db.transaction(async (tx) => {
       await createHuman(tx, system, { handle: 'bench-owner', email: 'bench-owner@example.test' });
       await assignRole(tx, system, { member: 'bench-owner', role: 'owner' });

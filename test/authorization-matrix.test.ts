@@ -68,6 +68,14 @@ for (const backend of backends()) {
         const anonymous = await call();
         if (!op.auth.anonymous) assert.equal(anonymous.status, 401, 'anonymous callers need a credential');
 
+        if (op.auth.schemes.length === 0) {
+          // A public operation reads no credential: whatever comes along is answered as if absent, never 401/403.
+          for (const token of ['sk_atrium_unknownunknownunknownunknownunknown00', suspendedSession, pendingAgentKey, 'not-the-steward-key', activeAgentKey]) {
+            assert.equal((await call(token)).status, anonymous.status, 'a public operation ignores credentials');
+          }
+          return;
+        }
+
         const unknownKey = await call('sk_atrium_unknownunknownunknownunknownunknown00');
         assert.equal(unknownKey.status, 401, 'an unknown member key is always 401');
 

@@ -7,18 +7,28 @@ import { allOperations, sharedSchemas } from '../src/operations/index.js';
 import { defineOperation } from '../src/operations/operation.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
+interface ContractResponse {
+  $ref?: string;
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
+
 interface ContractOperation {
   operationId?: string;
   security?: Array<Record<string, string[]>>;
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
-  responses: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<string, ContractResponse>;
 }
 
 interface Contract {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, ContractOperation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: boolean }> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; additionalProperties?: boolean }>;
+    responses?: Record<string, ContractResponse>;
+  };
 }
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
@@ -92,24 +102,33 @@ for (const backend of backends()) {
         if (op.success.schema) assert.ok(success.content?.['application/json']?.schema, `${op.name} success has no schema`);
         for (const also of op.success.alsoStatuses ?? []) assert.ok(entry.responses[String(also)], `${op.name} ${also}`);
 
-        const errorStatuses = Object.keys(entry.responses).filter((s) => s.startsWith('4'));
-        assert.ok(errorStatuses.length > 0, `${op.name} documents no 4xx`);
-        for (const status of [...errorStatuses, '500']) {
-          const schema = entry.responses[status]?.content?.['application/json']?.schema;
+        // Error answers are declared once in components.responses and referenced.
+        const answer = (status: string) => {
+          const declared = entry.responses[status];
+          if (declared?.$ref === undefined) return declared;
+          return contract.components.responses?.[declared.$ref.replace('#/components/responses/', '')];
+        };
+        const errorStatuses = Object.keys(entry.responses).filter((s) => s.startsWith('4') || s.startsWith('5'));
+        for (const status of errorStatuses) {
+          assert.match(entry.responses[status]!.$ref ?? '', /^#\/components\/responses\//, `${op.name} ${status} is a shared answer`);
+          const schema = answer(status)?.content?.['application/json']?.schema;
           assert.equal(schema?.$ref, '#/components/schemas/Error', `${op.name} ${status} is not {detail}`);
         }
-        // Declared errors, and what the edge itself answers for any call.
-        for (const status of [...op.errors, 401, 403]) {
-          assert.ok(entry.responses[String(status)], `${op.name} does not document ${status}`);
-        }
-        if (op.params || op.query || op.body || op.method !== 'GET') assert.ok(entry.responses['422'], `${op.name} 422`);
+        assert.ok(answer('500'), `${op.name} 500`);
+        // Declared errors, and what the edge itself answers: a credential is refused
+        // only where one is read (public operations read none).
+        for (const status of op.errors) assert.ok(answer(String(status)), `${op.name} does not document ${status}`);
+        const readsCredentials = op.auth.schemes.length > 0;
+        assert.equal(answer('401') !== undefined, readsCredentials || op.errors.includes(401), `${op.name} 401`);
+        assert.equal(answer('403') !== undefined, readsCredentials || op.errors.includes(403), `${op.name} 403`);
+        if (op.params || op.query || op.body || op.method !== 'GET') assert.ok(answer('422'), `${op.name} 422`);
         if (op.method !== 'GET') {
-          assert.ok(entry.responses['413'] && entry.responses['415'], `${op.name} 413/415`);
+          assert.ok(answer('413') && answer('415'), `${op.name} 413/415`);
         }
         // Headers those answers always carry are declared for generated clients.
-        assert.ok(entry.responses['401']?.headers?.['WWW-Authenticate'], `${op.name} 401 declares WWW-Authenticate`);
+        if (answer('401')) assert.ok(answer('401')?.headers?.['WWW-Authenticate'], `${op.name} 401 declares WWW-Authenticate`);
         for (const status of ['429', '503']) {
-          if (entry.responses[status]) assert.ok(entry.responses[status]?.headers?.['Retry-After'], `${op.name} ${status} declares Retry-After`);
+          if (answer(status)) assert.ok(answer(status)?.headers?.['Retry-After'], `${op.name} ${status} declares Retry-After`);
         }
       }
     });
@@ -134,7 +153,8 @@ for (const backend of backends()) {
         name: 'echo_note',
         method: 'POST',
         path: '/v0/test-echo',
-        tag: 'Test',
+        tag: 'Discovery',
+        description: 'Answers the body it received.',
         summary: 'Echo an optional note',
         auth: { anonymous: true, schemes: [] },
         body: Type.Object({ note: Type.Optional(Type.String({ maxLength: 5 })) }, { additionalProperties: false }),

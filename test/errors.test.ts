@@ -118,14 +118,17 @@ for (const backend of backends()) {
         ['unknown session', { authorization: 'Bearer st_atrium_000000' }, 401],
       ];
       for (const [label, headers, status] of cases) {
-        const res = await server.request('GET', '/v0/spaces/garden', { headers });
+        // The feed is open to anonymous readers yet reads a credential when one comes (members see more).
+        const res = await server.request('GET', '/v0/spaces/garden/events', { headers });
         assert.equal(res.status, status, label);
         assertDetailOnly(res.body, label);
+        // A public operation reads no credential at all: the same header changes nothing there.
+        assert.equal((await server.request('GET', '/v0/spaces/garden', { headers })).status, 200, label);
       }
       // A stale cookie counts as absent where anonymous calls are accepted
       // (docs/decisions-local.md), and is refused where a credential is needed.
       const cookie = { cookie: 'atrium_session=garbage' };
-      assert.equal((await server.request('GET', '/v0/spaces/garden', { headers: cookie })).status, 200);
+      assert.equal((await server.request('GET', '/v0/spaces/garden/events', { headers: cookie })).status, 200);
       const stale = await server.request('GET', '/v0/events', { headers: cookie });
       assert.equal(stale.status, 401);
       assertDetailOnly(stale.body, 'stale cookie');
@@ -231,10 +234,13 @@ for (const backend of backends()) {
       assert.equal(paired.body.name, 'Emoji 🌱');
     });
 
-    it('answers long path values like any other unknown record, not with an undocumented 414', async () => {
+    it('answers long path values by their schema (a documented 422), not with an undocumented 414', async () => {
       const long = 'a'.repeat(150);
-      assert.equal((await server.request('GET', `/v0/spaces/${long}`)).status, 404);
-      assert.equal((await server.request('POST', `/v0/spaces/${long}/approve`, { token: STEWARD_KEY })).status, 404);
+      for (const [method, path] of [['GET', `/v0/spaces/${long}`], ['POST', `/v0/spaces/${long}/approve`]] as const) {
+        const res = await server.request(method, path, { token: STEWARD_KEY });
+        assert.equal(res.status, 422, path);
+        assert.equal(res.body.detail, 'params.slug must NOT have more than 64 characters');
+      }
     });
 
     it('refuses an encoded NUL in the URL', async () => {

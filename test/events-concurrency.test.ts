@@ -42,7 +42,7 @@ function track<T>(promise: Promise<T>) {
 const testEvent = (handle: string): NewEvent => ({
   type: 'member_approved',
   space: null,
-  actor: { system: 'test' },
+  actor: { system: 'admin_cli' },
   subjects: [`member:${handle}`],
   payload: { handle },
 });
@@ -103,7 +103,7 @@ for (const backend of backends()) {
         for (let i = 0; i < DIRECT; i++) {
           await db.transaction(async (tx) => {
             await other(tx.db).selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).execute();
-            await createHuman(tx, { system: 'test' }, { handle: `direct-${k}-${i}`, email: `direct-${k}-${i}@example.test` });
+            await createHuman(tx, { system: 'admin_cli' }, { handle: `direct-${k}-${i}`, email: `direct-${k}-${i}@example.test` });
             await other(tx.db).selectFrom('members').select('handle').limit(1).execute();
           });
         }
@@ -249,7 +249,7 @@ for (const backend of backends()) {
           db.kysely
             .transaction()
             .execute(async (trx) => {
-              const [cursor] = await appendEvents(trx, db.dialect, [testEvent('t1')], new Date().toISOString());
+              const [cursor] = await appendEvents(trx, db.dialect, [testEvent('txn-1')], new Date().toISOString());
               appended.open(cursor!);
               await release.promise;
             })
@@ -259,7 +259,7 @@ for (const backend of backends()) {
         // T2 goes through the production path: state change, emit, commit.
         const t2 = track(
           db.transaction(async (tx) => {
-            tx.emit(testEvent('t2'));
+            tx.emit(testEvent('txn-2'));
           }).then(() => order.push('t2')),
         );
 
@@ -295,13 +295,13 @@ for (const backend of backends()) {
       const t1 = db.kysely
         .transaction()
         .execute(async (trx) => {
-          const [cursor] = await appendEvents(trx, db.dialect, [testEvent('p1')], new Date().toISOString());
+          const [cursor] = await appendEvents(trx, db.dialect, [testEvent('pending-1')], new Date().toISOString());
           appended.open(cursor!);
           await release.promise;
         })
         .then(() => order.push('t1'));
       const t1Cursor = await appended.promise;
-      const t2 = db.transaction(async (tx) => tx.emit(testEvent('p2'))).then(() => order.push('t2'));
+      const t2 = db.transaction(async (tx) => tx.emit(testEvent('pending-2'))).then(() => order.push('t2'));
       const early = hostFeed(since);
       release.open();
       await Promise.all([t1, t2]);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createResource } from './support/pins.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { resourceId } from './support/seed.js';
 
 type Person = { handle: string; session: string };
 
@@ -79,23 +80,24 @@ for (const backend of backends()) {
     });
 
     it('marks a pinned Resource that no longer resolves as missing, and it may still be moved or removed', async () => {
+      const GONE = resourceId('gone');
       const kept = await createResource(server, 'forge', ada.session, 'Kept', '# Kept\n');
       // Resources cannot be deleted through the API; a stale id is written directly.
       await server.app.ctx.db.kysely
         .updateTable('spaces')
-        .set({ pinned_resources: JSON.stringify(['res_gone', kept]) })
+        .set({ pinned_resources: JSON.stringify([GONE, kept]) })
         .where('slug', '=', 'forge')
         .execute();
       const page = await frontPage('forge');
       assert.deepEqual(page.body.pins, [
-        { id: 'res_gone', kind: 'resource', name: 'res_gone', missing: true, body: null, version: null, commit: null },
+        { id: GONE, kind: 'resource', name: GONE, missing: true, body: null, version: null, commit: null },
         { id: kept, kind: 'resource', name: 'Kept', missing: false, body: '# Kept\n', version: 1, commit: null },
       ]);
-      await setPins('forge', [kept, 'res_gone']);
+      await setPins('forge', [kept, GONE]);
       await setPins('forge', [kept]);
-      const readd = await post('/v0/spaces/forge/pins', owner.session, { resource_ids: [kept, 'res_gone'] });
+      const readd = await post('/v0/spaces/forge/pins', owner.session, { resource_ids: [kept, GONE] });
       assert.equal(readd.status, 422);
-      assert.equal(readd.body.detail, 'body.resource_ids[1]: no Resource res_gone in Space forge');
+      assert.equal(readd.body.detail, `body.resource_ids[1]: no Resource ${GONE} in Space forge`);
     });
 
     it('follows read access: an invite Space needs admission or Owner/Host', async () => {

@@ -401,7 +401,7 @@ for (const backend of backends()) {
         const others = await server.app.ctx.db.transaction((tx) => mintMemberKey(tx, alice.handle, 'client_activation', 'alice cli'));
         const res = await server.request('POST', `/v0/credentials/${others.id}/revoke`, { token: rita.session });
         assert.equal(res.status, 404);
-        assert.equal((await server.request('POST', '/v0/credentials/cred_nope/revoke', { token: rita.session })).status, 404);
+        assert.equal((await server.request('POST', `/v0/credentials/cred_${'a'.repeat(26)}/revoke`, { token: rita.session })).status, 404);
         assert.equal((await server.request('GET', '/v0/me', { token: others.key })).status, 200);
       });
 

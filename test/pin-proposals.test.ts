@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts } from './support/pins.js';
-import { seedAgent } from './support/seed.js';
+import { seedAgent, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -91,9 +91,9 @@ for (const backend of backends()) {
         },
       ]);
 
-      const payload = (await get('/v0/openapi.json')).body.components.schemas.Event.properties.payload.properties;
-      assert.equal(payload.rationale['x-atrium-untrusted'], true);
-      assert.equal(payload.reason['x-atrium-untrusted'], true);
+      const schemas = (await get('/v0/openapi.json')).body.components.schemas;
+      assert.equal(schemas.PinProposedEvent.properties.payload.properties.rationale['x-atrium-untrusted'], true);
+      assert.equal(schemas.PinProposalDeclinedEvent.properties.payload.properties.reason['x-atrium-untrusted'], true);
       assert.equal((await get('/v0/openapi.json')).body.components.schemas.PinProposal.properties.rationale['x-atrium-untrusted'], true);
 
       // It is a task of kind pin_proposal, moved only through the pin-proposal operations.
@@ -130,7 +130,7 @@ for (const backend of backends()) {
       assert.equal(pinned.body.detail, `Resource ${docs[7]} is already pinned in Space forge`);
       const cases: Array<[unknown, RegExp]> = [
         [{ resource_id: 'repo:README.md', rationale: 'x' }, /repository-file pins are host-only and never proposed/],
-        [{ resource_id: 'res_nope', rationale: 'x' }, /^body\.resource_id: no Resource res_nope in Space forge$/],
+        [{ resource_id: resourceId('nope'), rationale: 'x' }, new RegExp(`^body\\.resource_id: no Resource ${resourceId('nope')} in Space forge$`)],
         [{ resource_id: foreign, rationale: 'x' }, new RegExp(`^body\\.resource_id: no Resource ${foreign} in Space forge$`)],
         [{ resource_id: docs[2], rationale: '  \n ' }, /^body\.rationale must not be blank$/],
         [{ resource_id: docs[2], rationale: '' }, /rationale must NOT have fewer than 1 characters/],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts } from './support/pins.js';
-import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
+import { seedAgent, seedMemberKey, setMemberStatus, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -147,7 +147,7 @@ for (const backend of backends()) {
       const cases: Array<[unknown, RegExp]> = [
         [{ resource_ids: [a, b, c, d, e, f] }, /resource_ids must NOT have more than 5 items/],
         [{ resource_ids: [a, b, a] }, /resource_ids must NOT have duplicate items/],
-        [{ resource_ids: [a, 'res_nope'] }, /^body\.resource_ids\[1\]: no Resource res_nope in Space forge$/],
+        [{ resource_ids: [a, resourceId('nope')] }, new RegExp(`^body\\.resource_ids\\[1\\]: no Resource ${resourceId('nope')} in Space forge$`)],
         [{ resource_ids: [foreign] }, new RegExp(`^body\\.resource_ids\\[0\\]: no Resource ${foreign} in Space forge$`)],
         [{ resource_ids: [''] }, /resource_ids\.0 must NOT have fewer than 1 characters/],
         [{ resource_ids: [42] }, /resource_ids\.0 must be string/],
@@ -238,7 +238,7 @@ for (const backend of backends()) {
       const cases: Array<[unknown, RegExp]> = [
         [{ resource_id: 'repo:README.md' }, /append takes a Resource of this Space, never a repository path/],
         [{ resource_id: foreign }, new RegExp(`^body\\.resource_id: no Resource ${foreign} in Space forge$`)],
-        [{ resource_id: 'res_nope' }, /no Resource res_nope in Space forge/],
+        [{ resource_id: resourceId('nope') }, new RegExp(`no Resource ${resourceId('nope')} in Space forge`)],
         [{ resource_id: '' }, /resource_id must NOT have fewer than 1 characters/],
         [{ resource_id: forge[0], resource_ids: [forge[0]] }, /unknown field "resource_ids"/],
         [{ resource_id: forge[4], reason: 'x'.repeat(501) }, /reason must NOT have more than 500 characters/],

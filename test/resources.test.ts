@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { hostEvents, lastCursor } from './support/events.js';
 import { TestClock } from './support/clock.js';
-import { rowCounts, seedAgent } from './support/seed.js';
+import { rowCounts, seedAgent, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -418,16 +418,16 @@ for (const backend of backends()) {
     });
 
     it('refuses Resource writes in proposed and archived Spaces with 409, while reads still work', async () => {
-      await seedResource(server, 'draft', `res_draft${backend}`, 'draft text');
-      await seedResource(server, 'attic', `res_attic${backend}`, 'attic text');
+      await seedResource(server, 'draft', resourceId(`draft${backend}`), 'draft text');
+      await seedResource(server, 'attic', resourceId(`attic${backend}`), 'attic text');
       const before = await counts(server);
       for (const slug of ['draft', 'attic']) {
         const created = await post(`/v0/spaces/${slug}/resources`, ada.session, { name: 'Too early', content: 'x' });
         assert.equal(created.status, 409);
         assert.match(created.body.detail, new RegExp(`^Space ${slug} is (proposed|archived): content can be added only to an active Space$`));
-        const updated = await post(`/v0/spaces/${slug}/resources/res_${slug}${backend}/versions`, ada.session, { content: 'y', expected_version: 1 });
+        const updated = await post(`/v0/spaces/${slug}/resources/${resourceId(slug + backend)}/versions`, ada.session, { content: 'y', expected_version: 1 });
         assert.equal(updated.status, 409);
-        const read = await get(`/v0/spaces/${slug}/resources/res_${slug}${backend}`);
+        const read = await get(`/v0/spaces/${slug}/resources/${resourceId(slug + backend)}`);
         assert.equal(read.status, 200);
         assert.equal(read.body.content, `${slug} text`);
       }
@@ -451,7 +451,7 @@ for (const backend of backends()) {
       assert.equal(outsider.body.detail, 'Space vault requires admission');
       assert.equal((await post(`${base}/${secret.id}/versions`, bob.session, { content: 'x' })).status, 403);
       // An outsider learns nothing about which ids exist: unknown ids are 403 too.
-      assert.equal((await get(`${base}/res_unknown`, bob.session)).status, 403);
+      assert.equal((await get(`${base}/${resourceId('unknown')}`, bob.session)).status, 403);
       assert.deepEqual(await counts(server), before);
       await update('vault', secret.id, ada.session, { content: 'secret 2', expected_version: 1 });
       // Open Spaces are public to read.
@@ -461,7 +461,7 @@ for (const backend of backends()) {
     it("answers 404 for another Space's Resource id and for unknown ids, on every Resource path", async () => {
       const there = await create('other', ada.session, { name: 'Elsewhere', content: 'x' });
       const before = await counts(server);
-      for (const id of [there.id, 'res_doesnotexist', 'x'.repeat(100)]) {
+      for (const id of [there.id, resourceId('doesnotexist')]) {
         for (const path of [`/v0/spaces/forge/resources/${id}`, `/v0/spaces/forge/resources/${id}/versions`, `/v0/spaces/forge/resources/${id}/versions/1`]) {
           const res = await get(path);
           assert.equal(res.status, 404, path);
@@ -469,6 +469,12 @@ for (const backend of backends()) {
         const res = await post(`/v0/spaces/forge/resources/${id}/versions`, ada.session, { content: 'hijack' });
         assert.equal(res.status, 404);
         assert.equal(res.body.detail, `no Resource ${id} in Space forge`);
+      }
+      // An id no Resource could have is refused by the path's pattern before any lookup.
+      for (const path of ['/v0/spaces/forge/resources/' + 'x'.repeat(100), '/v0/spaces/forge/resources/res_nope/versions']) {
+        const res = await get(path);
+        assert.equal(res.status, 422, path);
+        assert.equal(res.body.detail, 'params.id must be an id like res_ followed by 26 letters and digits');
       }
       assert.deepEqual(await counts(server), before);
       assert.equal((await get(`/v0/spaces/other/resources/${there.id}`)).body.content, 'x');
@@ -503,9 +509,15 @@ for (const backend of backends()) {
         [c.id, a.id],
       );
       assert.deepEqual(await list(`?before=${a.id}`), []);
-      const unknown = await get('/v0/spaces/shelf/resources?before=res_nope');
+      const unknown = await get(`/v0/spaces/shelf/resources?before=res_${'a'.repeat(26)}`);
       assert.equal(unknown.status, 422);
-      assert.equal(unknown.body.detail, 'query.before: no Resource res_nope in Space shelf');
+      assert.equal(unknown.body.detail, `querystring.before: no Resource res_${'a'.repeat(26)} in Space shelf`);
+      // An empty or malformed `before` is refused by its pattern, saying what an id looks like.
+      for (const before of ['', 'res_nope']) {
+        const malformed = await get(`/v0/spaces/shelf/resources?before=${before}`);
+        assert.equal(malformed.status, 422, before);
+        assert.equal(malformed.body.detail, 'querystring.before must be an id like res_ followed by 26 letters and digits');
+      }
       for (const bad of ['?limit=0', '?limit=501', '?limit=x', '?sort=name']) assert.equal((await get(`/v0/spaces/shelf/resources${bad}`)).status, 422, bad);
       await activeSpace('empty-shelf');
       assert.deepEqual((await get('/v0/spaces/empty-shelf/resources')).body, { resources: [], protocol: 'atrium/0.1-draft' });

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { MemberRef } from '../members/schemas.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { StringEnum, Timestamp } from '../shared/schemas.js';
 import * as activations from './service.js';
 
-const TAG = 'Client activation';
+const TAG: Tag = 'Client activation';
 
 const summaryProperties = {
   code: Type.String({ description: 'Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter.' }),
@@ -29,7 +30,11 @@ const CreatedActivationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const CodeParams = Type.Object({ code: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+// Loose on purpose: a mistyped or mistaken code (a sign-in code, say) gets the 404 that says which code goes where.
+const CodeParams = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: 'The activation code, `XXXX-XXXX`; case and dashes do not matter.' }) },
+  { additionalProperties: false },
+);
 
 export const activationSchemas = [ActivationSummarySchema];
 
@@ -69,6 +74,9 @@ export const getActivation = defineOperation({
   path: '/v0/client-activations/{code}',
   tag: TAG,
   summary: 'Read a client activation (what the approval page shows)',
+  description:
+    'Public: the code is the capability. Shows the client name, status and expiry so a person can check the code before approving; ' +
+    'never the poll secret or the key. Codes are case-insensitive and dashes do not matter.',
   auth: { anonymous: true, schemes: [] },
   params: CodeParams,
   success: { status: 200, description: 'The activation.', schema: Type.Ref('ClientActivation') },

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
-import { SlugParams } from '../spaces/schemas.js';
+import { SpaceParams } from '../spaces/schemas.js';
 import { getSpace } from '../spaces/service.js';
 import { ChannelRef, ChannelSchema, CreateChannelBody } from './schemas.js';
 import * as channels from './service.js';
 
-const TAG = 'Messages';
+const TAG: Tag = 'Messages';
 
 export const listChannels = defineOperation({
   name: 'list_channels',
@@ -16,7 +17,7 @@ export const listChannels = defineOperation({
   summary: "List a Space's channels",
   description: 'By name. Follows read access: public for open and request Spaces; invite Spaces need current admission.',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
-  params: SlugParams,
+  params: SpaceParams,
   success: {
     status: 200,
     description: 'The channels, by name.',
@@ -40,7 +41,7 @@ export const createChannel = defineOperation({
     'Any member who may act in the Space. The Space must be active (409 otherwise); names are unique in a Space (409). ' +
     '`name` is 1-64 lowercase letters, digits and single hyphens; `topic` at most 280 characters. Event `channel_created`.',
   auth: { anonymous: false, schemes: ['member_key', 'session'] },
-  params: SlugParams,
+  params: SpaceParams,
   body: CreateChannelBody,
   bodyRequired: true,
   success: { status: 201, description: 'The new channel.', schema: ChannelRef },

@@ -1,3 +1,5 @@
+import { pattern } from '../shared/schemas.js';
+
 /**
  * Text Atrium stores verbatim must be storable verbatim on both backends: a NUL
  * cannot be stored in PostgreSQL text at all, and a lone surrogate has no UTF-8
@@ -26,4 +28,35 @@ export function findUnstorableText(value: unknown, path = 'body'): string | unde
     }
   }
   return undefined;
+}
+
+/**
+ * The same rule as a JSON Schema pattern (ECMA-262 with the `u` flag, as the
+ * contract's validators read it: in a `u` class, `\uD800-\uDFFF` matches only
+ * lone surrogates), so the contract states what the edge enforces.
+ */
+export const STORABLE_TEXT_PATTERN = pattern('^[^\\u0000\\uD800-\\uDFFF]*$', 'UTF-8 text without NUL characters or unpaired surrogates');
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * A copy of a request schema in which every free-text string (one without a
+ * pattern, format, enum or const of its own) carries STORABLE_TEXT_PATTERN.
+ * Applied to every operation's parameters and body when it is declared, so the
+ * REST contract and the MCP tool schemas say it alike.
+ */
+export function withStorableText<S>(schema: S): S {
+  return mark(schema) as S;
+}
+
+function mark(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(mark);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(node)) {
+    // `properties` maps names to schemas; every other object-valued keyword holds schemas or plain values alike.
+    out[key] = key === 'default' || key === 'examples' || key === 'const' || key === 'enum' ? value : mark(value);
+  }
+  const free = out.type === 'string' && !('pattern' in out) && !('format' in out) && !('enum' in out) && !('const' in out);
+  return free ? { ...out, pattern: STORABLE_TEXT_PATTERN } : out;
 }

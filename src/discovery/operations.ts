@@ -13,6 +13,7 @@ export function discoveryOperation(endpoints: () => string[]) {
     path: '/v0',
     tag: 'Discovery',
     summary: 'Discover this host',
+    description: 'The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, and every endpoint as `METHOD /path`.',
     auth: { anonymous: true, schemes: [] },
     success: {
       status: 200,
@@ -51,6 +52,9 @@ export function contractOperation(contract: () => unknown) {
     path: '/v0/openapi.json',
     tag: 'Discovery',
     summary: 'The OpenAPI 3.1 contract of this host',
+    description:
+      'Generated from the same declarations that validate requests and serialise responses, so it cannot drift from behaviour. ' +
+      'A human-readable rendering is served at `/docs`.',
     auth: { anonymous: true, schemes: [] },
     success: {
       status: 200,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../operations/operation.js';
 import { requireOwnerOrHost } from '../roles/authority.js';
 import { requireRead } from '../spaces/admission.js';
+import { SpaceParams } from '../spaces/schemas.js';
 import { getSpace } from '../spaces/service.js';
 import { DEFAULT_FEED_LIMIT, FeedQuery } from './schemas.js';
 import { readFeed } from './feed.js';
@@ -18,9 +19,9 @@ export const listEventPage = defineOperation({
     'Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. ' +
     'Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500.',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
-  params: Type.Object({ slug: Type.String() }, { additionalProperties: false }),
+  params: SpaceParams,
   query: FeedQuery,
-  success: { status: 200, description: 'One feed page.', schema: FeedPageRef },
+  success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
   errors: [401, 403, 404],
   readOnly: true,
   handler: async ({ params, query, actor, ctx }) => {
@@ -47,7 +48,7 @@ export const listHostEventPage = defineOperation({
     'Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed.',
   auth: { anonymous: false, schemes: ['member_key', 'session', 'steward_key'] },
   query: FeedQuery,
-  success: { status: 200, description: 'One feed page.', schema: FeedPageRef },
+  success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
   errors: [401, 403],
   readOnly: true,
   handler: async ({ query, actor, ctx }) => {

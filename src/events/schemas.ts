@@ -1,34 +1,57 @@
 import { Type } from '@sinclair/typebox';
-import { UntrustedText } from '../content/untrusted.js';
-import { StringEnum, Timestamp } from '../shared/schemas.js';
-import { EVENT_TYPES } from './types.js';
+import { Handle, PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
+import { SpaceSlug } from '../spaces/schemas.js';
+import { EVENT_MEANINGS, payloadSchema, type EventPayloads } from './payloads.js';
+import { EVENT_TYPES, type EventType } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
 export const DEFAULT_FEED_LIMIT = 100;
 
-/** decisions §7: the event object. */
-export const EventSchema = Type.Object(
-  {
-    cursor: Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' }),
-    type: StringEnum(EVENT_TYPES, { description: 'What happened; docs/events.md gives each type and its payload.' }),
-    space: Type.Union([Type.String(), Type.Null()]),
-    actor: Type.Union([Type.String(), Type.Null()], { description: 'Acting handle; null for the steward key (payload.via).' }),
-    subjects: Type.Array(Type.String()),
-    payload: Type.Object(
-      {
-        // Member-written content carried by message events (docs/messages.md): untrusted (reference: core rule 4).
-        body: Type.Optional(UntrustedText({ description: '`message_posted`: the Markdown body, verbatim.' })),
-        topic: Type.Optional(UntrustedText({ description: '`channel_created`: the channel topic.' })),
-        name: Type.Optional(UntrustedText({ description: 'Space and Resource events: the member-chosen name.' })),
-        reason: Type.Optional(UntrustedText({ description: 'Archive, review-policy, pin and decline events: the reason given.' })),
-        rationale: Type.Optional(UntrustedText({ description: '`pin_proposed`: the proposer’s rationale.' })),
-      },
-      { additionalProperties: true },
-    ),
-    created_ts: Timestamp,
-  },
-  { $id: 'Event', additionalProperties: false },
+const EventCursor = Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' });
+
+/** `space_proposed` → `SpaceProposedEvent`: the contract's name for one event type's schema. */
+export function eventSchemaName(type: EventType): string {
+  return `${type.replace(/(^|_)([a-z])/g, (_m, _sep: string, letter: string) => letter.toUpperCase())}Event`;
+}
+
+/**
+ * One schema per event type: the event object (docs/protocol.md#events) with
+ * `type` fixed and the payload's own fields, so a generated client narrows an
+ * event's payload by its `type`.
+ */
+export const eventVariantSchemas = EVENT_TYPES.map((type) =>
+  Type.Object(
+    {
+      cursor: EventCursor,
+      // A one-value enum rather than `const`: the contract renders either as this, and MCP reads the same.
+      type: StringEnum([type]),
+      space: Type.Union([SpaceSlug, Type.Null()], { description: 'The Space the event belongs to; null for host-wide events.' }),
+      actor: Type.Union([Handle, Type.Null()], { description: 'Acting handle; null when the steward key or the system acted (see `payload.via`).' }),
+      subjects: Type.Array(Type.String(), {
+        description: 'What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`.',
+      }),
+      payload: payloadSchema(type),
+      created_ts: Timestamp,
+    },
+    { $id: eventSchemaName(type), title: type, description: EVENT_MEANINGS[type], additionalProperties: false },
+  ),
 );
+
+type AnyEvent = { [T in EventType]: { cursor: number; type: T; space: string | null; actor: string | null; subjects: string[]; payload: EventPayloads[T] & { via?: string }; created_ts: string } }[EventType];
+
+/**
+ * An event of any type: exactly one of the per-type schemas, told apart by
+ * `type` (OpenAPI's discriminator, so generated clients narrow on it).
+ */
+export const EventSchema = Type.Unsafe<AnyEvent>({
+  $id: 'Event',
+  description: 'One event (docs/protocol.md#events). `type` says which of the per-type schemas it is.',
+  oneOf: EVENT_TYPES.map((type) => Type.Ref(eventSchemaName(type))),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])),
+  },
+});
 
 export const FeedPageSchema = Type.Object(
   {
@@ -41,8 +64,17 @@ export const FeedPageSchema = Type.Object(
 
 export const FeedQuery = Type.Object(
   {
-    since: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Exclusive cursor.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FEED_LIMIT, default: DEFAULT_FEED_LIMIT })),
+    since: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        default: 0,
+        description:
+          'Exclusive cursor: only events after it; 0 (the default) reads from the beginning. Pass the `cursor` of the page you were handed. ' +
+          'A cursor beyond the newest event on this host was never handed out here and is a 422.',
+      }),
+    ),
+    limit: Type.Optional(PageLimit(DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT)),
   },
   { additionalProperties: false },
 );

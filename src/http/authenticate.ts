@@ -26,6 +26,9 @@ export function presentedCredential(request: FastifyRequest): PresentedCredentia
  * edge only answers "who is this, and may they use this kind of credential here".
  */
 export async function authenticate(request: FastifyRequest, op: AnyOperation, ctx: AppContext): Promise<Actor> {
+  // A public operation's answer never depends on who asks, so whatever credential
+  // comes along is not even read: it can be neither refused (401/403) nor needed.
+  if (op.auth.schemes.length === 0) return ANONYMOUS;
   const presented = presentedCredential(request);
   if (presented.type === 'cookie' && !SAFE_METHODS.has(request.method)) checkSameOrigin(request, ctx.config.baseUrl);
 

@@ -1,11 +1,12 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { AnyOperation, CredentialScheme, ErrorStatus } from '../operations/operation.js';
+import { TAGS } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 
 interface OpenApiOperation {
   operationId?: string;
   requestBody?: { required?: boolean };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  responses?: Record<string, object>;
 }
 
 /** Headers some error answers always carry, declared so generated clients can read them. */
@@ -20,6 +21,21 @@ const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
   '503': { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } } },
 };
 
+/** The name each error answer has in `components.responses`. */
+const ERROR_RESPONSE_NAMES: Record<string, string> = {
+  '401': 'Unauthenticated',
+  '403': 'Forbidden',
+  '404': 'NotFound',
+  '409': 'Conflict',
+  '410': 'Gone',
+  '413': 'PayloadTooLarge',
+  '415': 'UnsupportedMediaType',
+  '422': 'ValidationFailed',
+  '429': 'TooManyRequests',
+  '500': 'InternalError',
+  '503': 'Unavailable',
+};
+
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented).',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
@@ -28,7 +44,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   410: 'Expired.',
   413: 'The request body is too large.',
   415: 'The request body is not JSON.',
-  422: 'Validation failed.',
+  422:
+    'Validation failed: a parameter or body field breaks its schema (a malformed path value included), or the body is not valid JSON in UTF-8, ' +
+    'nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate. `detail` names the field.',
   429: 'Too many requests; retry later.',
   503: 'The host is busy; retry after the `Retry-After` seconds.',
 };
@@ -46,14 +64,15 @@ export function toFastifyPath(path: string): string {
 
 /**
  * The error statuses the edge itself can answer, on top of those the operation
- * declares: every call is authenticated, and a presented credential that is
- * unknown (401) or belongs to a suspended member (403, decisions §5) is refused
- * even where anonymous calls are accepted; every method that may carry a body
- * can meet a non-JSON (415), oversized (413) or malformed (422) one; and any
- * input at all can fail validation (422).
+ * declares: where a credential is read at all, a presented one that is unknown
+ * (401) or belongs to a suspended member (403) is refused even if anonymous
+ * calls are accepted (public operations read none: src/http/authenticate.ts);
+ * every method that may carry a body can meet a non-JSON (415), oversized (413)
+ * or malformed (422) one; and any input at all can fail validation (422).
  */
 function documentedErrors(op: AnyOperation): ErrorStatus[] {
-  const errors = new Set<ErrorStatus>([...op.errors, 401, 403]);
+  const errors = new Set<ErrorStatus>(op.errors);
+  if (op.auth.schemes.length > 0) for (const status of [401, 403] as const) errors.add(status);
   if (op.method !== 'GET') for (const status of [413, 415, 422] as const) errors.add(status);
   if (op.params || op.query || op.body) errors.add(422);
   return [...errors].sort((a, b) => a - b);
@@ -90,21 +109,27 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
   return {
     // @fastify/swagger marks every request body required; ours are required only
     // where the operation says so (e.g. archive needs at least `{}`). Error
-    // answers that carry headers declare them here, in the document only.
+    // answers mean the same on every operation, so each status is declared once
+    // in `components.responses` (with the headers it carries) and referenced:
+    // the contract and every client generated from it stay a fraction the size.
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       const { openapiObject } = documentObject;
+      const shared: Record<string, unknown> = {};
       for (const methods of Object.values(openapiObject.paths ?? {})) {
         for (const operation of Object.values(methods as Record<string, OpenApiOperation>)) {
           if (operation.requestBody && operation.operationId !== undefined) {
             operation.requestBody.required = bodyRequired.get(operation.operationId) ?? false;
           }
-          for (const [status, headers] of Object.entries(ERROR_HEADERS)) {
-            const answer = operation.responses?.[status];
-            if (answer) answer.headers = { ...answer.headers, ...headers };
+          for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+            const name = ERROR_RESPONSE_NAMES[status];
+            if (name === undefined) continue;
+            shared[name] ??= { ...answer, ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}) };
+            operation.responses![status] = { $ref: `#/components/responses/${name}` };
           }
         }
       }
+      openapiObject.components = { ...openapiObject.components, responses: shared as never };
       return openapiObject;
     },
     openapi: {
@@ -112,11 +137,14 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
       info: {
         title: 'Atrium',
         version: PROTOCOL,
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
+        contact: { name: 'The operators of this Atrium host', url: baseUrl },
         description:
           'Atrium hosts Spaces: shared rooms where people and AI agents work together under a charter. ' +
           'Every error body is `{detail}`. Cursors are host-wide integers.',
       },
-      servers: [{ url: baseUrl }],
+      servers: [{ url: baseUrl, description: 'This Atrium host.' }],
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
           memberKey: { type: 'http', scheme: 'bearer', description: 'Member API key, prefix `sk_atrium_`.' },

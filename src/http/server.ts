@@ -151,6 +151,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     method: op.method,
     url: toFastifyPath(op.path),
     schema: routeSchema(op),
+    ...(op.success.plainJson ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
     // Who is calling is settled before the body is parsed or validated, so a
     // caller without a usable credential learns that (401/403) rather than
     // details of a body it may not send at all (docs/decisions-local.md).

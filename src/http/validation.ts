@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import { isMailbox } from '../shared/mailbox.js';
+import { patternMeaning } from '../shared/schemas.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under NodeNext the
 // callable lives on `.default`.
@@ -41,6 +42,10 @@ export function describeValidationError(errors: ErrorObject[] | undefined | null
       return `${where}: unknown field "${(err.params as { additionalProperty: string }).additionalProperty}"`;
     case 'required':
       return `${where}: missing required field "${(err.params as { missingProperty: string }).missingProperty}"`;
+    case 'pattern': {
+      const meaning = patternMeaning((err.params as { pattern: string }).pattern);
+      return meaning ? `${where} must be ${meaning}` : `${where} ${err.message ?? 'is invalid'}`;
+    }
     case 'enum':
       return `${where} must be one of: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
     default:

@@ -4,6 +4,7 @@ import { sendInBackground } from '../mail/delivery.js';
 import { signInMail } from '../mail/sign-in-mail.js';
 import { memberView, MemberRef } from '../members/schemas.js';
 import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import { listApiCredentials, revokeApiCredential } from './api-credentials.js';
@@ -21,7 +22,7 @@ import {
 import { revokeSession } from './sessions.js';
 import { issueSignInCode, SIGN_IN_CODE_LIFETIME_MS, verifySignInCode, type IssuedCode } from './sign-in.js';
 
-const TAG = 'Identity';
+const TAG: Tag = 'Identity';
 const ANYONE = { anonymous: true, schemes: [] };
 const SESSION_ONLY = { anonymous: false, schemes: ['session' as const] };
 

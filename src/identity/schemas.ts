@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { MemberRef } from '../members/schemas.js';
+import { idPattern } from '../shared/ids.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 
 export const Email = Type.String({
@@ -53,4 +54,7 @@ export const ApiCredentialSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const CredentialParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const CredentialParams = Type.Object(
+  { id: Type.String({ pattern: idPattern('cred'), description: 'The API credential id.' }) },
+  { additionalProperties: false },
+);

@@ -16,7 +16,7 @@ export const listInboxEvents = defineOperation({
     '`limit` defaults to 100, at most 500.',
   auth: { anonymous: false, schemes: ['member_key', 'session'] },
   query: FeedQuery,
-  success: { status: 200, description: 'One inbox page.', schema: Type.Ref('FeedPage') },
+  success: { status: 200, description: 'One inbox page.', schema: Type.Ref('FeedPage'), plainJson: true },
   errors: [401, 403],
   readOnly: true,
   handler: async ({ query, actor, ctx }) => readInbox(ctx.db.kysely, actor, query.since ?? 0, query.limit ?? DEFAULT_FEED_LIMIT),

@@ -333,13 +333,28 @@ class Walker {
       const candidates = branches.filter((branch) => typeMatches(value, this.schemas.deref(branch).type));
       // A string any matching branch calls untrusted is wrapped: labelling too much is safe, too little is not.
       if (typeof value === 'string' && candidates.some((branch) => this.schemas.untrusted(branch))) return this.wrap(value, path, frames);
-      const chosen = candidates.find((branch) => this.schemas.fits(value, branch)) ?? candidates[0];
+      const chosen = this.byDiscriminator(value, n, candidates) ?? candidates.find((branch) => this.schemas.fits(value, branch)) ?? candidates[0];
       if (chosen !== undefined) return this.walk(value, chosen, path, frames);
     }
 
     if (Array.isArray(value)) return this.walkArray(value, n, path, frames);
     if (isNode(value)) return this.walkObject(value, n, path, frames);
     return typeof value === 'string' ? this.rendering.string(value) : value;
+  }
+
+  /**
+   * The branch a discriminated union names for this value (events: by `type`).
+   * Chosen by name rather than by shape, so an event whose stored payload has
+   * drifted from its schema is still read with its own type's schema, never
+   * another type's that happens to fit.
+   */
+  private byDiscriminator(value: unknown, n: Node, candidates: unknown[]): unknown {
+    const property = isNode(n.discriminator) ? n.discriminator.propertyName : undefined;
+    if (typeof property !== 'string' || !isNode(value) || typeof value[property] !== 'string') return undefined;
+    return candidates.find((branch) => {
+      const own = this.schemas.deref(this.schemas.objectView(branch).properties.get(property));
+      return own.const === value[property] || (Array.isArray(own.enum) && own.enum.length === 1 && own.enum[0] === value[property]);
+    });
   }
 
   private walkArray(value: unknown[], n: Node, path: string, frames: readonly Frame[]): unknown[] {

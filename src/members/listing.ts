@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { isOwnerOrHost } from '../roles/authority.js';
 import { forbidden } from '../shared/errors.js';
-import { Handle, StringEnum } from '../shared/schemas.js';
+import { Handle, PageLimit, StringEnum } from '../shared/schemas.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { toMemberRecord, type MemberRecord } from './records.js';
 import type { MemberStatus, MemberType } from './tables.js';
@@ -21,7 +21,7 @@ export const ListMembersQuery = Type.Object(
     ),
     operator: Type.Optional({ ...Handle, description: 'Only agents this human operates.' }),
     before: Type.Optional({ ...Handle, description: 'Only handles after this one (exclusive): the last handle of the previous page.' }),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MEMBER_LIMIT, default: DEFAULT_MEMBER_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_MEMBER_LIMIT, MAX_MEMBER_LIMIT)),
   },
   { additionalProperties: false },
 );

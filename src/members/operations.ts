@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Actor } from '../identity/actor.js';
 import { type AnyOperation, ANY_CREDENTIAL, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { registerAgent as register } from './agents.js';
@@ -10,7 +11,7 @@ import type { MemberRecord } from './records.js';
 import { AgentRegistrationSchema, MemberHandleParams, MemberRef, memberView, RegisterAgentBody, type MemberView } from './schemas.js';
 import { getMember } from './service.js';
 
-const TAG = 'Members';
+const TAG: Tag = 'Members';
 
 export const REGISTRATION_NOTE =
   'Store this key now: it is shown only once and cannot be recovered. ' +

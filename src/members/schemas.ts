@@ -109,4 +109,4 @@ export const AgentRegistrationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const MemberHandleParams = Type.Object({ handle: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const MemberHandleParams = Type.Object({ handle: Type.String({ ...Handle, description: 'The member, by handle.' }) }, { additionalProperties: false });

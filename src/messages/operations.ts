@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import { ChannelName } from '../channels/schemas.js';
+import { Handle } from '../shared/schemas.js';
+import { SpaceParams, spaceParams } from '../spaces/schemas.js';
 import { getSpace } from '../spaces/service.js';
 import {
   ConversationListQuery,
@@ -15,11 +19,10 @@ import {
 } from './schemas.js';
 import * as messages from './service.js';
 
-const TAG = 'Messages';
+const TAG: Tag = 'Messages';
 
-const ChannelParams = Type.Object({ slug: Type.String(), channel: Type.String() }, { additionalProperties: false });
-const ConversationParams = Type.Object({ slug: Type.String(), handle: Type.String() }, { additionalProperties: false });
-const SlugParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
+const ChannelParams = spaceParams({ channel: Type.String({ ...ChannelName, description: 'The channel, by name.' }) });
+const ConversationParams = spaceParams({ handle: Type.String({ ...Handle, description: 'The other member of the direct conversation.' }) });
 
 const PAGING =
   'Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.';
@@ -83,7 +86,7 @@ export const sendDirectMessage = defineOperation({
     'Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names ' +
     'the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   body: DirectMessageBody,
   bodyRequired: true,
   success: { status: 201, description: 'The direct message.', schema: MessageRef },
@@ -129,7 +132,7 @@ export const listConversations = defineOperation({
     'newest message; read one with `GET /v0/spaces/{slug}/direct-messages/{handle}`. Needs read access to the Space. ' +
     '`limit` defaults to 50, at most 200; page back with `before` set to the last `last_message.id` of the previous page.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   query: ConversationListQuery,
   success: { status: 200, description: 'One page of conversations.', schema: Type.Ref('ConversationList') },
   errors: [401, 403, 404],

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
-import { Handle, Timestamp } from '../shared/schemas.js';
+import { Handle, PageLimit, Timestamp } from '../shared/schemas.js';
 
 /** decisions §8: a Markdown body of 1-20000 characters. */
 export const MAX_MESSAGE_BODY = 20000;
@@ -61,7 +61,7 @@ export const ConversationListQuery = Type.Object(
         description: "Only conversations whose newest message is older (exclusive): the previous page's last `last_message.id`.",
       }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MESSAGE_LIMIT, default: DEFAULT_MESSAGE_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT)),
   },
   { additionalProperties: false },
 );
@@ -84,7 +84,7 @@ export const DirectMessageBody = Type.Object(
 export const MessageListQuery = Type.Object(
   {
     before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only messages with a lower id (exclusive): the last id of the previous page.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_MESSAGE_LIMIT, default: DEFAULT_MESSAGE_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT)),
   },
   { additionalProperties: false },
 );

@@ -5,7 +5,7 @@ import { eventOperations } from '../events/operations.js';
 import { identityOperations } from '../identity/operations.js';
 import { memberOperations } from '../members/operations.js';
 import { roleOperations, roleSchemas } from '../roles/operations.js';
-import { EventSchema, FeedPageSchema } from '../events/schemas.js';
+import { EventSchema, eventVariantSchemas, FeedPageSchema } from '../events/schemas.js';
 import { admissionSchemas, spaceOperations } from '../spaces/operations.js';
 import { SpaceSchema } from '../spaces/schemas.js';
 import { MemberSchema } from '../members/schemas.js';
@@ -26,6 +26,7 @@ export const sharedSchemas: TSchema[] = [
   ErrorBody,
   SpaceSchema,
   MemberSchema,
+  ...eventVariantSchemas,
   EventSchema,
   FeedPageSchema,
   ...admissionSchemas,

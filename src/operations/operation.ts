@@ -1,6 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.js';
+import { withStorableText } from '../content/text.js';
 import type { Actor } from '../identity/actor.js';
+import type { Tag } from './tags.js';
 
 /** How a caller may authenticate (decisions §3; reference: Authentication). */
 export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
@@ -59,9 +61,11 @@ export interface Operation<
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI-style path, e.g. `/v0/spaces/{slug}`. */
   path: string;
-  tag: string;
+  /** Its group in the contract (src/operations/tags.ts). */
+  tag: Tag;
   summary: string;
-  description?: string;
+  /** What it does, its rules and refusals, for client authors (every operation has one). */
+  description: string;
   /** Schemes accepted; `anonymous` adds the empty security requirement. */
   auth: { anonymous: boolean; schemes: CredentialScheme[] };
   params?: P;
@@ -75,6 +79,14 @@ export interface Operation<
     schema?: R;
     /** Other success statuses the handler may choose (same body schema). */
     alsoStatuses?: Array<200 | 201 | 202>;
+    /**
+     * Serialise the body with JSON.stringify instead of the schema-driven
+     * serialiser. For bodies built field by field from typed records whose
+     * schema is a large union (events: one branch per type), where the schema
+     * serialiser would test every branch for every item. The contract still
+     * declares the schema, and the tests check every response against it.
+     */
+    plainJson?: true;
   };
   /** Documented error statuses; 422 is added wherever there is input to validate. */
   errors: ErrorStatus[];
@@ -93,12 +105,22 @@ export interface Operation<
 
 export type AnyOperation = Operation<TSchema | undefined, TSchema | undefined, TSchema | undefined, TSchema | undefined>;
 
-/** Identity function that lets TypeScript infer the handler's types from the schemas. */
+/**
+ * Declares an operation; TypeScript infers the handler's types from the schemas.
+ * Free-text request strings gain the storable-text pattern here, once, so every
+ * view derived from the declaration states the rule the edge enforces.
+ */
 export function defineOperation<
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   B extends TSchema | undefined = undefined,
   R extends TSchema | undefined = undefined,
 >(op: Operation<P, Q, B, R>): AnyOperation {
-  return op as unknown as AnyOperation;
+  const declared = {
+    ...op,
+    ...(op.params ? { params: withStorableText(op.params) } : {}),
+    ...(op.query ? { query: withStorableText(op.query) } : {}),
+    ...(op.body ? { body: withStorableText(op.body) } : {}),
+  };
+  return declared as unknown as AnyOperation;
 }

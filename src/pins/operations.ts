@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { getSpace } from '../spaces/service.js';
 import { requireOwnerOrHost } from '../roles/authority.js';
 import { ANY_CREDENTIAL, type AnyOperation, MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
-import { SpaceRef } from '../spaces/schemas.js';
+import { SpaceRef, SpaceParams } from '../spaces/schemas.js';
 import * as proposals from './proposals.js';
 import {
   AppendPinBody,
@@ -14,11 +15,10 @@ import {
   ProposePinBody,
   RepositoryFileQuery,
   SetPinsBody,
-  SpaceParams,
 } from './schemas.js';
 import * as pins from './service.js';
 
-const TAG = 'Pins';
+const TAG: Tag = 'Pins';
 
 const ACTIVE = 'Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only).';
 const OWNER_HOST_RULE =

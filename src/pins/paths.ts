@@ -1,10 +1,24 @@
 import { invalid } from '../shared/errors.js';
+import { pattern } from '../shared/schemas.js';
 
 /** A pin entry naming a file on the repository's `main` branch (reference: Space, pinned_resources). */
 export const REPO_PREFIX = 'repo:';
 
 /** Longest pin entry, `repo:` included; git itself allows longer paths, no front page needs them. */
 export const PIN_ENTRY_MAX = 1024;
+
+/**
+ * What a schema can say of a repository path: something ending in `.md`. The
+ * finer rules (relative, no `.`/`..`/`.git` segments, no backslash or control
+ * character) are `repositoryPathProblem`'s, whose refusals say which one failed.
+ */
+export const REPOSITORY_PATH_PATTERN = pattern('^[^\\u0000]*[^/\\u0000]\\.md$', 'a path ending in .md');
+
+/** A pin entry: a Resource id, or `repo:` and a repository path. */
+export const PIN_ENTRY_PATTERN = pattern(
+  '^(?:res_[a-z2-7]{26}|repo:[^\\u0000]*[^/\\u0000]\\.md)$',
+  'a Resource id (res_…) or repo:<path>.md',
+);
 
 export function isRepositoryEntry(entry: string): boolean {
   return entry.startsWith(REPO_PREFIX);

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
-import { StringEnum, Timestamp } from '../shared/schemas.js';
-import { PIN_ENTRY_MAX, REPO_PREFIX } from './paths.js';
+import { PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
+import { spaceParams } from '../spaces/schemas.js';
+import { PIN_ENTRY_MAX, PIN_ENTRY_PATTERN, REPOSITORY_PATH_PATTERN, REPO_PREFIX } from './paths.js';
 
 /** docs/pins.md: limits chosen here where the reference is silent. */
 export const MAX_PINS = 5;
@@ -16,6 +17,7 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 const PinEntry = Type.String({
   minLength: 1,
   maxLength: PIN_ENTRY_MAX,
+  pattern: PIN_ENTRY_PATTERN,
   description: 'A Resource id of this Space, or `repo:<path>.md` naming a file on the `main` branch of the host repository.',
 });
 
@@ -35,16 +37,15 @@ export const SetPinsBody = Type.Object(
 
 export const AppendPinBody = Type.Object(
   {
+    // No pattern: a repository path here is refused by the service with words saying why (append never takes one).
     resource_id: Type.String({ minLength: 1, maxLength: PIN_ENTRY_MAX, description: 'A Resource id of this Space (never a repository path).' }),
     reason: Type.Optional(PinReason),
   },
   { additionalProperties: false },
 );
 
-export const SpaceParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
-
 const ProposalId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The pin proposal (a task id).' });
-export const ProposalParams = Type.Object({ slug: Type.String(), id: ProposalId }, { additionalProperties: false });
+export const ProposalParams = spaceParams({ id: ProposalId });
 
 /** One pin of the front page, in pin order. Names, paths and bodies are content: untrusted (reference: core rule 4). */
 const FrontPagePinSchema = Type.Object(
@@ -76,6 +77,7 @@ export const RepositoryFileQuery = Type.Object(
     path: Type.String({
       minLength: 1,
       maxLength: REPOSITORY_PATH_MAX,
+      pattern: REPOSITORY_PATH_PATTERN,
       description: 'Path of a `.md` file on `main`, relative to the repository root (without `repo:`).',
     }),
   },
@@ -132,9 +134,9 @@ export const MAX_LIST_LIMIT = 500;
 
 export const ListProposalsQuery = Type.Object(
   {
-    status: Type.Optional(StringEnum(PROPOSAL_STATUSES)),
+    status: Type.Optional(StringEnum(PROPOSAL_STATUSES, { description: 'Only proposals in this state; all of them unless given.' })),
     before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only proposals with a smaller id: the next page.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)),
   },
   { additionalProperties: false },
 );

@@ -234,7 +234,7 @@ export async function readRepositoryFile(
 ): Promise<RepositoryFile> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);
-  checkRepositoryPath(path, 'query.path');
+  checkRepositoryPath(path, 'querystring.path');
   if (repositoryPath === undefined) throw invalid('repository files are not available on this host (ATRIUM_REPOSITORY_PATH is not set)');
   if (!space.pinned_resources.includes(repositoryEntry(path)) && !(await isOwnerOrHost(db, actor, { space: slug }))) {
     const detail = `${printable(path)} is not pinned in Space ${slug}: only an Owner/Host (signed-in session) may read unpinned repository files`;

@@ -1,20 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_RESOURCE_MAX_BYTES } from '../config.js';
 import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import { SpaceParams } from '../spaces/schemas.js';
 import {
   AddVersionBody,
   CreateResourceBody,
   ListResourcesQuery,
   ListVersionsQuery,
   ResourceParams,
-  SpaceParams,
   VersionParams,
 } from './schemas.js';
 import * as resources from './service.js';
 
 const READER = ['member_key', 'session', 'steward_key'] as const;
-const TAG = 'Resources';
+const TAG: Tag = 'Resources';
 
 const READ_RULE = 'Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6).';
 const WRITE_RULES =

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { DEFAULT_RESOURCE_MAX_BYTES } from '../config.js';
-import { StringEnum, Timestamp } from '../shared/schemas.js';
+import { idPattern } from '../shared/ids.js';
+import { PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
+import { spaceParams } from '../spaces/schemas.js';
 
 /** docs/resources.md: limits and defaults chosen here (the reference leaves them open). */
 export const NAME_MAX = 200;
@@ -139,19 +141,16 @@ export const AddVersionBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SpaceParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
-export const ResourceParams = Type.Object({ slug: Type.String(), id: Type.String({ description: 'Resource id.' }) }, { additionalProperties: false });
-export const VersionParams = Type.Object(
-  { slug: Type.String(), id: Type.String({ description: 'Resource id.' }), version: VersionNumber('Version number.') },
-  { additionalProperties: false },
-);
+const ResourceIdParam = Type.String({ pattern: idPattern('res'), description: 'The Resource id.' });
+export const ResourceParams = spaceParams({ id: ResourceIdParam });
+export const VersionParams = spaceParams({ id: ResourceIdParam, version: VersionNumber('Version number.') });
 
 export const ListResourcesQuery = Type.Object(
   {
     before: Type.Optional(
-      Type.String({ description: 'A Resource id from the previous page (its last): only Resources listed after it.' }),
+      Type.String({ pattern: idPattern('res'), description: 'A Resource id from the previous page (its last): only Resources listed after it.' }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)),
   },
   { additionalProperties: false },
 );
@@ -159,7 +158,7 @@ export const ListResourcesQuery = Type.Object(
 export const ListVersionsQuery = Type.Object(
   {
     before: Type.Optional(VersionNumber('Only versions with a lower number (exclusive): the last version of the previous page.')),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)),
   },
   { additionalProperties: false },
 );

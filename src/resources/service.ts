@@ -282,7 +282,7 @@ export async function listResources(db: Reader, actor: Actor, slug: string, filt
       .where('id', '=', filters.before)
       .where('space', '=', slug)
       .executeTakeFirst();
-    if (!anchor) throw invalid(`query.before: no Resource ${filters.before} in Space ${slug}`);
+    if (!anchor) throw invalid(`querystring.before: no Resource ${filters.before} in Space ${slug}`);
     query = query.where((eb) =>
       eb.or([eb('r.updated_ts', '<', anchor.updated_ts), eb.and([eb('r.updated_ts', '=', anchor.updated_ts), eb('r.id', '<', anchor.id)])]),
     );

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { type AnyOperation, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { eventActor, requireHostWideOwner, requireOwnerOrHost } from './authority.js';
 import { AssignmentParams, AssignRoleBody, ListAssignmentsQuery, RoleAssignmentRef, RoleAssignmentSchema } from './schemas.js';
 import * as roles from './service.js';
 
 /** Role administration is for signed-in humans or the steward key, never API keys (docs/members-and-roles.md). */
-const TAG = 'Roles';
+const TAG: Tag = 'Roles';
 
 export const assignRole = defineOperation({
   name: 'assign_role',

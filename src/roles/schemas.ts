@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { idPattern } from '../shared/ids.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import { SpaceSlug } from '../spaces/schemas.js';
 
@@ -36,9 +37,12 @@ export const ListAssignmentsQuery = Type.Object(
   {
     member: Type.Optional(Handle),
     space: Type.Optional(SpaceSlug),
-    status: Type.Optional(StringEnum(['active', 'revoked', 'all'], { default: 'active' })),
+    status: Type.Optional(StringEnum(['active', 'revoked', 'all'], { default: 'active', description: 'Active assignments unless given; `revoked` or `all` for history.' })),
   },
   { additionalProperties: false },
 );
 
-export const AssignmentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const AssignmentParams = Type.Object(
+  { id: Type.String({ pattern: idPattern('role'), description: 'The role assignment id.' }) },
+  { additionalProperties: false },
+);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { pattern } from './schemas.js';
 
 /**
  * Opaque record ids: a short type prefix (so a stray id in a log says what it
@@ -9,6 +10,11 @@ export function newId(prefix: string): string {
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** The pattern of ids `newId(prefix)` makes: what a path parameter naming one must match. */
+export function idPattern(prefix: string): string {
+  return pattern(`^${prefix}_[a-z2-7]{26}$`, `an id like ${prefix}_ followed by 26 letters and digits`);
+}
 
 export function base32(bytes: Uint8Array): string {
   let bits = 0;

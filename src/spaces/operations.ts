@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import * as admission from './admission.js';
@@ -8,12 +9,13 @@ import {
   ListSpacesQuery,
   ProposeSpaceBody,
   ReviewPolicyBody,
-  SlugParams,
+  SpaceParams,
   SpaceRef,
+  SpaceMemberParams,
 } from './schemas.js';
 import * as spaces from './service.js';
 
-const TAG = 'Spaces';
+const TAG: Tag = 'Spaces';
 
 export const listSpaces = defineOperation({
   name: 'list_spaces',
@@ -62,8 +64,11 @@ export const getSpace = defineOperation({
   path: '/v0/spaces/{slug}',
   tag: TAG,
   summary: 'Read a Space',
+  description:
+    'Any Space by slug, whatever its status or join policy: the record itself is public (name, purpose, charter, pins). ' +
+    "Reading an invite Space's content (feed, messages, Resources) needs admission.",
   auth: { anonymous: true, schemes: [] },
-  params: SlugParams,
+  params: SpaceParams,
   success: { status: 200, description: 'The Space.', schema: SpaceRef },
   errors: [404],
   readOnly: true,
@@ -79,7 +84,7 @@ function transition(name: string, verb: 'approve' | 'archive' | 'restore', summa
     summary,
     description: `Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key). The Space becomes \`${to}\`.`,
     auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
-    params: SlugParams,
+    params: SpaceParams,
     success: { status: 200, description: `The Space, now ${to}.`, schema: SpaceRef },
     errors: [401, 403, 404, 409],
     handler: async ({ params, actor, ctx }) =>
@@ -98,7 +103,7 @@ export const archiveSpace = defineOperation({
   summary: 'Archive a proposed Space',
   description: 'Active Spaces cannot be archived. The body is required (`{}` is enough); `reason` is at most 500 characters.',
   auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   body: ArchiveBody,
   bodyRequired: true,
   success: { status: 200, description: 'The Space, now archived.', schema: SpaceRef },
@@ -117,7 +122,7 @@ export const changeReviewPolicy = defineOperation({
   description:
     'Owner/Host of the Space with a signed-in session (API keys are refused with 403), or the steward key. `reason` is 3-1000 characters.',
   auth: { anonymous: false, schemes: [...SIGNED_IN_OWNER_HOST_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   body: ReviewPolicyBody,
   bodyRequired: true,
   success: { status: 200, description: 'The Space with its new review policy.', schema: SpaceRef },
@@ -141,7 +146,6 @@ const MembershipSchema = Type.Object(
 const MembershipRef = Type.Ref('SpaceMembership');
 export const admissionSchemas = [MembershipSchema];
 
-const HandleParams = Type.Object({ slug: Type.String(), handle: Type.String() }, { additionalProperties: false });
 
 export const joinSpace = defineOperation({
   name: 'join_space',
@@ -153,7 +157,7 @@ export const joinSpace = defineOperation({
     'Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). ' +
     'Invite Spaces admit only an invited member (403 otherwise).',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   success: {
     status: 200,
     description: 'The membership: 200 when admitted, 202 when a join request was filed.',
@@ -175,8 +179,12 @@ export const leaveSpace = defineOperation({
   path: '/v0/spaces/{slug}/leave',
   tag: TAG,
   summary: 'Leave a Space (or withdraw a request or invitation)',
+  description:
+    'Ends your own membership, pending request or invitation (event `space_member_left`). ' +
+    'In request and invite Spaces you cannot come back on your own: you must ask again, or be invited again. ' +
+    '409 if you hold no membership, request or invitation.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   success: { status: 200, description: 'The membership, now `none`.', schema: MembershipRef },
   errors: [401, 403, 404, 409],
   // In request and invite Spaces a member cannot come back on their own.
@@ -190,8 +198,12 @@ export const inviteMember = defineOperation({
   path: '/v0/spaces/{slug}/invitations',
   tag: TAG,
   summary: 'Invite a member to an invite-only Space',
+  description:
+    'Owner/Host of the Space. The invitee then joins with `join_space` (event `space_member_invited`). ' +
+    'Open and request Spaces need no invitations, except to bring back a removed member. Inviting someone already invited ' +
+    'changes nothing; 409 for an archived Space, an open or request Space (unless the member was removed), or a member already admitted.',
   auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
-  params: SlugParams,
+  params: SpaceParams,
   body: Type.Object({ member: Handle }, { additionalProperties: false }),
   bodyRequired: true,
   success: { status: 201, description: 'The membership, now `invited`.', schema: MembershipRef },
@@ -208,8 +220,12 @@ function decide(decision: 'admit' | 'decline') {
     path: `/v0/spaces/{slug}/join-requests/{handle}/${decision}`,
     tag: TAG,
     summary: decision === 'admit' ? 'Admit a join request' : 'Decline a join request',
+    description:
+      decision === 'admit'
+        ? 'Owner/Host of the Space admits a member who asked to join a request Space (event `space_member_admitted`). 404 if that member has no pending request.'
+        : 'Owner/Host of the Space turns down a pending join request (event `space_join_declined`); the member may ask again. 404 if there is no pending request.',
     auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
-    params: HandleParams,
+    params: SpaceMemberParams,
     success: { status: 200, description: 'The membership after the decision.', schema: MembershipRef },
     errors: [401, 403, 404],
     destructive: decision === 'decline',
@@ -227,8 +243,11 @@ export const removeMember = defineOperation({
   path: '/v0/spaces/{slug}/members/{handle}/remove',
   tag: TAG,
   summary: 'Remove a member from a Space',
+  description:
+    'Owner/Host of the Space ends a membership, request or invitation (event `space_member_removed`). ' +
+    'A removed member can no longer read an invite Space nor act in this Space, whatever its join policy, until invited back. 404 if there is nothing to remove.',
   auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
-  params: HandleParams,
+  params: SpaceMemberParams,
   success: { status: 200, description: 'The membership, now `removed`.', schema: MembershipRef },
   errors: [401, 403, 404],
   destructive: true,
@@ -244,7 +263,7 @@ export const listSpaceMembers = defineOperation({
   summary: "List a Space's members",
   description: 'Follows read access. Invitations and requests are listed only for the Space Owner/Host.',
   auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
-  params: SlugParams,
+  params: SpaceParams,
   success: {
     status: 200,
     description: 'The memberships, by handle.',

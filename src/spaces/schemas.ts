@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
-import { SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
+import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 
 export const SpaceSlug = Type.String({ minLength: 3, maxLength: 64, pattern: SLUG_PATTERN, description: 'Space slug' });
 export const JoinPolicySchema = StringEnum(['open', 'request', 'invite']);
@@ -40,7 +40,20 @@ export const ProposeSpaceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SlugParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
+/**
+ * Path parameters follow the same rules as the fields that created what they
+ * name, so a malformed one is a 422 that says why, and the contract tells
+ * generated clients the shape before they call.
+ */
+export const SpaceSlugParam = Type.String({ ...SpaceSlug, description: 'The Space, by its slug.' });
+
+/** Parameters of a path under `/v0/spaces/{slug}`: the slug and those given. */
+export function spaceParams<P extends TProperties>(more: P) {
+  return Type.Object({ slug: SpaceSlugParam, ...more }, { additionalProperties: false });
+}
+
+export const SpaceParams = spaceParams({});
+export const SpaceMemberParams = spaceParams({ handle: Type.String({ ...Handle, description: 'The member, by handle.' }) });
 
 export const ArchiveBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 500, default: '' })) },
@@ -53,6 +66,12 @@ export const ReviewPolicyBody = Type.Object(
 );
 
 export const ListSpacesQuery = Type.Object(
-  { status: Type.Optional(SpaceStatusSchema) },
+  {
+    status: Type.Optional(
+      StringEnum(['proposed', 'active', 'archived'], {
+        description: 'Only Spaces in this status. Without it, proposed and active Spaces; `archived` needs an Owner/Host or the steward key.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );

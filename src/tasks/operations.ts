@@ -1,15 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { MessageListQuery, MessageListRef, MessageRef, PostMessageBody } from '../messages/schemas.js';
 import { discussTask, taskDiscussion } from './discussion.js';
 import { prepareMessage } from '../messages/service.js';
 import { type TaskMove } from './lifecycle.js';
-import { CreateTaskBody, ListTasksQuery, SpaceParams, TaskParams, TaskRef } from './schemas.js';
+import { SpaceParams } from '../spaces/schemas.js';
+import { CreateTaskBody, ListTasksQuery, TaskParams, TaskRef } from './schemas.js';
 import * as tasks from './service.js';
 
 const READER = ['member_key', 'session', 'steward_key'] as const;
-const TAG = 'Tasks';
+const TAG: Tag = 'Tasks';
 
 const WRITE_RULES =
   'The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise).';

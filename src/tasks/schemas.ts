@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
-import { SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
+import { PageLimit, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
+import { spaceParams } from '../spaces/schemas.js';
 
 /** docs/tasks.md: limits chosen here (decisions §8 leaves them open); a body matches a message body. */
 export const TITLE_MAX = 200;
@@ -69,19 +70,18 @@ export const CreateTaskBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SpaceParams = Type.Object({ slug: Type.String() }, { additionalProperties: false });
-export const TaskParams = Type.Object({ slug: Type.String(), id: TaskId }, { additionalProperties: false });
+export const TaskParams = spaceParams({ id: TaskId });
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 500;
 
 export const ListTasksQuery = Type.Object(
   {
-    status: Type.Optional(StringEnum(TASK_STATUSES)),
-    kind: Type.Optional(StringEnum(TASK_KINDS)),
+    status: Type.Optional(StringEnum(TASK_STATUSES, { description: 'Only tasks in this state.' })),
+    kind: Type.Optional(StringEnum(TASK_KINDS, { description: 'Only tasks of this kind.' })),
     claimant: Type.Optional(Type.String({ minLength: 3, maxLength: 32, pattern: SLUG_PATTERN, description: 'Only tasks this member holds the claim on.' })),
     before: Type.Optional(taskId('Only tasks with a smaller id: the next page of a newest-first list.')),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),
+    limit: Type.Optional(PageLimit(DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT)),
   },
   { additionalProperties: false },
 );

@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isMailbox } from '../../src/shared/mailbox.js';
 
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, unknown>;
+}
+
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  components?: { responses?: Record<string, ResponseObject> };
 }
 
 /**
@@ -16,13 +23,15 @@ interface OpenApiDocument {
  * a second time.
  */
 export class ContractChecker {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  // `discriminator: true` checks a union member by its tag (events by `type`), so a failure reports that one schema's errors.
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
   private readonly routes: Array<{ method: string; template: string; regex: RegExp }> = [];
   private readonly compiled = new Map<string, ReturnType<InstanceType<typeof Ajv2020>['compile']>>();
 
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
-    this.ajv.addSchema(document as object, 'contract');
+    this.ajv.addFormat('idn-email', isMailbox);
+    this.ajv.addSchema(withoutDiscriminatorMappings(document) as object, 'contract');
     for (const [template, methods] of Object.entries(document.paths)) {
       const regex = new RegExp('^' + template.replace(/\{[^}]+\}/g, '[^/]+') + '$');
       for (const method of Object.keys(methods)) this.routes.push({ method: method.toUpperCase(), template, regex });
@@ -45,13 +54,20 @@ export class ContractChecker {
       return;
     }
     const responses = this.document.paths[route.template]![route.method.toLowerCase()]!.responses;
-    assert.ok(responses[String(status)], `${method} ${route.template} answered ${status}, which the contract does not document`);
-    const content = responses[String(status)]!.content;
-    if (!content) return;
+    const declared = responses[String(status)];
+    assert.ok(declared, `${method} ${route.template} answered ${status}, which the contract does not document`);
+    // Error answers are shared: `{$ref: '#/components/responses/<Name>'}`.
+    const sharedName = declared.$ref?.replace('#/components/responses/', '');
+    const answer = sharedName === undefined ? declared : this.document.components?.responses?.[sharedName];
+    assert.ok(answer, `${method} ${route.template} ${status} refers to ${declared.$ref}, which the contract does not hold`);
+    if (!answer.content) return;
     const key = `${route.method} ${route.template} ${status}`;
     let validate = this.compiled.get(key);
     if (!validate) {
-      const pointer = `contract#/paths/${escape(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+      const pointer =
+        sharedName === undefined
+          ? `contract#/paths/${escape(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`
+          : `contract#/components/responses/${sharedName}/content/application~1json/schema`;
       validate = this.ajv.getSchema(pointer);
       assert.ok(validate, `no schema at ${pointer}`);
       this.compiled.set(key, validate);
@@ -62,4 +78,19 @@ export class ContractChecker {
 
 function escape(template: string): string {
   return template.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Ajv reads a discriminator from the branches' own `type` values and refuses `mapping`, which only names the same branches. */
+function withoutDiscriminatorMappings(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDiscriminatorMappings);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key === 'discriminator' && typeof value === 'object' && value !== null) {
+        const { mapping: _mapping, ...rest } = value as Record<string, unknown>;
+        return [key, rest];
+      }
+      return [key, withoutDiscriminatorMappings(value)];
+    }),
+  );
 }

@@ -78,3 +78,12 @@ export async function storedEvents(server: TestServer, space?: string): Promise<
   if (space !== undefined) query = query.where('space', '=', space);
   return (await query.execute()).map((r) => ({ cursor: Number(r.cursor), type: r.type }));
 }
+
+/**
+ * A well-formed Resource id that no Resource has (ids are `res_` and 26 base32
+ * letters): for "no such Resource" cases, which a malformed id would not reach.
+ */
+export function resourceId(label: string): string {
+  if (!/^[a-z2-7]{1,26}$/.test(label)) throw new Error(`resourceId: "${label}" is not 1-26 of a-z, 2-7`);
+  return `res_${label.padEnd(26, 'a')}`;
+}

@@ -133,7 +133,8 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     request,
     async human(handle, o = {}) {
       return app.ctx.db.transaction(async (tx) => {
-        const actor = { system: 'test' };
+        // What `atrium admin create-owner` does: the admin CLI acts, not a member.
+        const actor = { system: 'admin_cli' } as const;
         await createHuman(tx, actor, { handle, email: `${handle}@example.test` });
         await tx.db.updateTable('members').set({ email_verified: 1 }).where('handle', '=', handle).execute();
         if (o.role) await assignRole(tx, actor, { member: handle, role: o.role, space: o.space ?? null });

@@ -1,0 +1,5779 @@
+// Generated from the Atrium OpenAPI contract by `npm run generate:client` (openapi-typescript).
+// Do not edit: change the operation declarations and generate again.
+
+export interface paths {
+    "/v0": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Discover this host
+         * @description The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, and every endpoint as `METHOD /path`.
+         */
+        get: operations["get_discovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenAPI 3.1 contract of this host
+         * @description Generated from the same declarations that validate requests and serialise responses, so it cannot drift from behaviour. A human-readable rendering is served at `/docs`.
+         */
+        get: operations["get_openapi_contract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Spaces, newest first
+         * @description Lists proposed and active Spaces by default. `status=archived` needs the steward key or a host-wide Owner/Host (their session or member key); any other member is refused with 403.
+         */
+        get: operations["list_spaces"];
+        put?: never;
+        /**
+         * Propose a Space
+         * @description An active human member proposes a Space; it starts `proposed` until an Owner/Host approves it. Proposing makes no one a member: once the Space is active, the proposer joins it like anyone else (`POST /v0/spaces/{slug}/join`).
+         */
+        post: operations["propose_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Space
+         * @description Any Space by slug, whatever its status or join policy: the record itself is public (name, purpose, charter, pins). Reading an invite Space's content (feed, messages, Resources) needs admission.
+         */
+        get: operations["get_space"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a proposed Space
+         * @description Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key). The Space becomes `active`.
+         */
+        post: operations["approve_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a proposed Space
+         * @description Active Spaces cannot be archived. The body is required (`{}` is enough); `reason` is at most 500 characters.
+         */
+        post: operations["archive_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived Space
+         * @description Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key). The Space becomes `proposed`.
+         */
+        post: operations["restore_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/review-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a Space's review policy
+         * @description Owner/Host of the Space with a signed-in session (API keys are refused with 403), or the steward key. `reason` is 3-1000 characters.
+         */
+        post: operations["change_review_policy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a Space
+         * @description Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). Invite Spaces admit only an invited member (403 otherwise).
+         */
+        post: operations["join_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a Space (or withdraw a request or invitation)
+         * @description Ends your own membership, pending request or invitation (event `space_member_left`). In request and invite Spaces you cannot come back on your own: you must ask again, or be invited again. 409 if you hold no membership, request or invitation.
+         */
+        post: operations["leave_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a member to an invite-only Space
+         * @description Owner/Host of the Space. The invitee then joins with `join_space` (event `space_member_invited`). Open and request Spaces need no invitations, except to bring back a removed member. Inviting someone already invited changes nothing; 409 for an archived Space, an open or request Space (unless the member was removed), or a member already admitted.
+         */
+        post: operations["invite_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/join-requests/{handle}/admit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admit a join request
+         * @description Owner/Host of the Space admits a member who asked to join a request Space (event `space_member_admitted`). 404 if that member has no pending request.
+         */
+        post: operations["admit_join_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/join-requests/{handle}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a join request
+         * @description Owner/Host of the Space turns down a pending join request (event `space_join_declined`); the member may ask again. 404 if there is no pending request.
+         */
+        post: operations["decline_join_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/members/{handle}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a member from a Space
+         * @description Owner/Host of the Space ends a membership, request or invitation (event `space_member_removed`). A removed member can no longer read an invite Space nor act in this Space, whatever its join policy, until invited back. 404 if there is nothing to remove.
+         */
+        post: operations["remove_space_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Space's members
+         * @description Follows read access. Invitations and requests are listed only for the Space Owner/Host.
+         */
+        get: operations["list_space_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an agent
+         * @description Anonymous calls are accepted. `operator` must be the handle of a registered, active human member. The agent starts `pending` with `operator_confirmed: false`; its key (shown exactly once) authenticates but every action is refused with 403 until the operator confirms the agent and an Owner/Host approves it. Handles are never reused, across humans and agents. Anonymous registrations are limited per client address (ATRIUM_AGENT_REGISTRATION_RATE_LIMIT per hour, default 20): beyond it 429 with Retry-After.
+         */
+        post: operations["register_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description Members in handle order, filtered by `type`, `status` and `operator`. Active members are public; pending and suspended ones are listed for a host-wide Owner/Host (session or member key), the steward key, or an operator asking for their own agents with `operator=<your handle>` (403 otherwise when `status` asks for them). `limit` defaults to 50, at most 200; page with `before` set to the last handle of the previous page.
+         */
+        get: operations["list_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/members/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a member
+         * @description Public. `email` and `email_verified` appear only for the steward key or the member itself; legacy operator values that look like e-mail addresses are redacted in public responses.
+         */
+        get: operations["get_member"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/agents/{handle}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm being an agent's operator
+         * @description The agent's named operator (their session or member key) or the steward key vouches for the agent: `operator_confirmed` becomes true and event `agent_operator_confirmed` is emitted. Until then the agent cannot be approved and its completions record no accountable principal. Anyone else is refused with 403; a human's handle is 404. Confirming again is 200 with no second event.
+         */
+        post: operations["confirm_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/agents/{handle}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending agent
+         * @description The agent becomes `active` and its key starts working. 409 if it is not pending, and 409 while its operator has not confirmed it; an operator approving their own agent confirms it in the same step (events `agent_operator_confirmed` and `member_approved`). Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key).
+         */
+        post: operations["approve_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/members/{handle}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a member
+         * @description An active or pending member becomes `suspended`: its keys and sessions are refused with 403 until it is reinstated. Nothing is revoked, so reinstating restores them. While a human is suspended, the keys of the agents they operate are refused with 403 too. You cannot suspend yourself (409). Only a host-wide Owner or the steward key may suspend an Owner (403 otherwise). Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key).
+         */
+        post: operations["suspend_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/members/{handle}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a suspended member
+         * @description A suspended member becomes `active` again. 409 if it is not suspended, and 409 for an agent whose operator has not confirmed it. Only a host-wide Owner or the steward key may reinstate an Owner (403 otherwise). Needs the steward key or a human with a host-wide Owner or Host assignment (their session or member key).
+         */
+        post: operations["reinstate_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/humans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a human member
+         * @description Steward key, or a signed-in human with a host-wide `owner` assignment (API keys are refused). The human is `active` with `email_verified: false` until they sign in with a code sent to the address.
+         */
+        post: operations["create_human"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create your own human account
+         * @description Only when the host runs with `ATRIUM_OPEN_SIGNUP=true` (403 otherwise). Creates the human and mails a sign-in code. A taken handle is 409; a taken address is not revealed: its owner is mailed a code for the existing account instead.
+         */
+        post: operations["sign_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/sign-in/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a one-time sign-in code
+         * @description Always answers 202 `{status: "sent"}`, whether or not the address has an account. A code lives 10 minutes, works once, is burned after 5 wrong tries, and replaces any earlier code for the address.
+         */
+        post: operations["request_sign_in_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/sign-in/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a mailed code
+         * @description Starts a session: answers the token and sets the `atrium_session` cookie (HttpOnly, SameSite=Lax). Marks the address verified. 401 for a wrong, used, burned, replaced or expired code.
+         */
+        post: operations["verify_sign_in"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Revokes the presenting session (bearer or cookie) and clears the cookie. API keys are refused.
+         */
+        post: operations["sign_out"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your own member record
+         * @description With the private fields: a human sees their `email` and `email_verified`.
+         */
+        get: operations["get_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API credentials
+         * @description The credentials client activations minted for you, newest first, revoked ones included. Needs a signed-in session: API keys are refused.
+         */
+        get: operations["list_credentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/credentials/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of your API credentials
+         * @description The key is refused from the next request on. Revoking again answers the same record. Needs a signed-in session: API keys are refused. Event `client_credential_revoked`.
+         */
+        post: operations["revoke_credential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/client-activations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a browser-mediated client activation
+         * @description A CLI or agent harness asks for an API key: show the human `activation_url` and `code`, then poll `poll_url` with `poll_secret` every `poll_interval_seconds` (ATRIUM_ACTIVATION_POLL_SECONDS, default 5). Expires after 15 minutes. Creation is limited per client address (ATRIUM_ACTIVATION_RATE_LIMIT per 15 minutes, default 20): beyond it 429 with Retry-After.
+         */
+        post: operations["create_client_activation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/client-activations/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a client activation (what the approval page shows)
+         * @description Public: the code is the capability. Shows the client name, status and expiry so a person can check the code before approving; never the poll secret or the key. Codes are case-insensitive and dashes do not matter.
+         */
+        get: operations["get_client_activation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/client-activations/{code}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a client activation
+         * @description An active human approves; a separately revocable API credential is minted for them and delivered once through the poll. Never deliver the browser session itself.
+         */
+        post: operations["approve_client_activation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/client-activations/{code}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Poll a client activation with its secret
+         * @description `member` and `key` appear exactly once, on the first poll after approval; later polls are 409. Wait `retry_after_seconds` between polls: a poll sooner than that raises this activation's interval by 5 seconds for good (the device flow's `slow_down`, RFC 8628), and the answer says the new one. Polls are also limited per client address (ATRIUM_ACTIVATION_POLL_RATE_LIMIT per minute, default 120): beyond it 429 with Retry-After.
+         */
+        post: operations["poll_client_activation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/role-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List role assignments
+         * @description Active assignments, oldest first; `status=revoked` or `status=all` shows history. `member` and `space` filter exactly (`space` matches assignments scoped to that Space, not host-wide ones). Steward key or a host-wide Owner/Host sign-in; an Owner/Host of one Space may list with `space` set to that Space.
+         */
+        get: operations["list_role_assignments"];
+        put?: never;
+        /**
+         * Assign a role
+         * @description Steward key or a signed-in host-wide Owner. `owner` and `host` are host-wide when `space` is omitted or scoped to one Space; `maintainer` always names a Space. Agents never hold `owner` or `host`. An unknown member, Space or role is a 422.
+         */
+        post: operations["assign_role"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/role-assignments/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a role assignment
+         * @description Steward key or a signed-in host-wide Owner. The assignment stays on record with status `revoked`. An owner cannot revoke their own host-wide owner assignment (409).
+         */
+        post: operations["revoke_role_assignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a page of a Space's event feed
+         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500.
+         */
+        get: operations["list_event_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a page of the host-wide event feed
+         * @description Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed.
+         */
+        get: operations["list_host_event_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Space's tasks, newest first
+         * @description Follows read access: public for open and request Spaces, admission for invite Spaces. Filters: `status`, `kind`, `claimant`. Newest first; `before` (an id) pages back; `limit` defaults to 100, at most 500.
+         */
+        get: operations["list_tasks"];
+        put?: never;
+        /**
+         * Create a task
+         * @description Creates an `open` task of kind `general`, `evidence`, `merge` or `production`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `title` is 1-200 characters and not blank; `body` is Markdown, at most 20000 characters. Both must be UTF-8 text without NUL characters. `pin_proposal` tasks are filed through the pin-proposal operations (422 here). Event `task_created`.
+         */
+        post: operations["create_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a task
+         * @description Follows read access. A task id of another Space is 404 here.
+         */
+        get: operations["get_task"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a task
+         * @description `open` → `claimed`; the caller becomes the claimant. One claimant at a time: 409 when already claimed. Event `task_claimed`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["claim_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a claimed task
+         * @description `claimed` → `open`; the claimant, or an Owner/Host of the Space. Event `task_released`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["release_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the work on a claimed task
+         * @description `claimed` → `submitted`; the claimant only, who becomes the worker of record. Event `task_submitted`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["submit_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a submitted task
+         * @description `submitted` → `completed`. Records provenance: worker, completer, their accountable principals, and the assurance that actually held (`independent_principal`, `distinct_member`, `self_attested`). `merge` and `production` tasks always need a completer whose accountable principal differs from the worker's; `general` and `evidence` tasks need what the Space's `review_policy` says. A completion below that minimum is 403 naming the rule. Event `task_completed` with the provenance. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["complete_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a completed or cancelled task
+         * @description `completed` or `cancelled` → `open`; the creator, or an Owner/Host of the Space. Clears the claim and the completion. Event `task_reopened`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["reopen_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a task
+         * @description `open`, `claimed` or `submitted` → `cancelled`; the creator, or an Owner/Host of the Space. Event `task_cancelled`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         */
+        post: operations["cancel_task"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/tasks/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a task's discussion
+         * @description Follows read access. Newest first; `before` (a message id, exclusive) pages back; `limit` defaults to 50, at most 200.
+         */
+        get: operations["list_task_messages"];
+        put?: never;
+        /**
+         * Post a message to a task's discussion
+         * @description Discussion supplies context; it never changes the task (reference: core rule 2). Open in every task state. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim; mentions notify. Event `message_posted` with subject `task:<id>`.
+         */
+        post: operations["post_task_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Space's channels
+         * @description By name. Follows read access: public for open and request Spaces; invite Spaces need current admission.
+         */
+        get: operations["list_channels"];
+        put?: never;
+        /**
+         * Create a channel
+         * @description Any member who may act in the Space. The Space must be active (409 otherwise); names are unique in a Space (409). `name` is 1-64 lowercase letters, digits and single hyphens; `topic` at most 280 characters. Event `channel_created`.
+         */
+        post: operations["create_channel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/channels/{channel}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a channel's messages
+         * @description Follows read access: public for open and request Spaces; invite Spaces need current admission. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         */
+        get: operations["list_messages"];
+        put?: never;
+        /**
+         * Post a message to a channel
+         * @description Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and a host too busy to check the body within its budget answers 503; both with Retry-After.
+         */
+        post: operations["post_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/direct-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your direct conversations in a Space
+         * @description The caller's direct conversations in this Space, the most recently active first, each with the other member and its newest message; read one with `GET /v0/spaces/{slug}/direct-messages/{handle}`. Needs read access to the Space. `limit` defaults to 50, at most 200; page back with `before` set to the last `last_message.id` of the previous page.
+         */
+        get: operations["list_direct_conversations"];
+        put?: never;
+        /**
+         * Send a direct message to one member
+         * @description A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.
+         */
+        post: operations["send_direct_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/direct-messages/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your direct conversation with one member
+         * @description The caller's conversation with `handle` in this Space; nobody else can read it. Needs read access to the Space. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         */
+        get: operations["list_direct_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/me/inbox-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a page of your inbox: direct messages to you and mentions of you
+         * @description Events naming the caller in `member:mentioned:<handle>` (mentions and direct messages to the caller), oldest first, limited to Spaces the caller may read now. Always the caller's own inbox: an operator's key never reads its agents'. Same cursor rules as the Space feed: resume from the returned `cursor`; an empty page keeps `since`. `limit` defaults to 100, at most 500.
+         */
+        get: operations["list_inbox_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Space's Resources, most recently updated first
+         * @description Current metadata, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). Ordered by `updated_ts`, newest first (ties by id). `before` (the last Resource id of the previous page) pages on; `limit` defaults to 100, at most 500.
+         */
+        get: operations["list_resources"];
+        put?: never;
+        /**
+         * Create a Markdown Resource
+         * @description Creates the Resource and its version 1. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` is 1-200 characters, not blank. `kind` is a label fixed at creation, default `document`. Event `resource_created` (identifiers, kind, name, MIME type, digest and byte length; never the content).
+         */
+        post: operations["create_resource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Resource: current metadata and Markdown text
+         * @description Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). A Resource id of another Space is 404 here.
+         */
+        get: operations["get_resource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/resources/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Resource's versions, newest first
+         * @description Metadata of each version, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). `before` (a version number, exclusive) pages back; `limit` defaults to 100, at most 500.
+         */
+        get: operations["list_resource_versions"];
+        put?: never;
+        /**
+         * Add a version to a Resource and select it
+         * @description Adds the next version and makes it current. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` renames the Resource (id and URL stay); omitted, the current name is kept. `expected_version` makes the update a compare-and-swap: if another version was added since, nothing is written and the answer is 409; of concurrent updates with the same `expected_version` exactly one succeeds. Without it, concurrent updates all succeed, in some order. Event `resource_version_added` (identifiers, resulting name, MIME type, digest and byte length; never the content).
+         */
+        post: operations["update_resource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/resources/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one version of a Resource, with its Markdown text
+         * @description Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). Versions are immutable. An unknown version is 404.
+         */
+        get: operations["get_resource_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a Space's pins
+         * @description Owner/Host of the Space: a human with an `owner` or `host` assignment (host-wide or on the Space) using their session or member key, or the steward key. Replaces the whole list with `resource_ids` in order (at most 5, no repeats); an empty list clears it. Each entry is a Resource id of this Space or `repo:<path>.md`: a file on the `main` branch of the host repository (ATRIUM_REPOSITORY_PATH; unset: 422). A new repository entry must name an existing NUL-free UTF-8 `.md` file; paths must be relative, `/`-separated, without empty, `.`, `..` or `.git` segments, backslashes or control characters. An entry already pinned may stay, move or go even when its file has disappeared. Resubmitting the same order is a no-op: 200, no event. Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only). Event `space_pins_updated` with `previous_resource_ids`, `resource_ids` and `reason`. A pending pin proposal of a Resource that is now pinned is accepted in the same commit (event `pin_proposal_accepted`).
+         */
+        post: operations["set_space_pins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pins/append": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append one Resource to the pins
+         * @description The Space's designated maintainer (an active `maintainer` assignment on the Space, with any member credential, while the maintainer, and an agent maintainer's operator, can still act in the Space), or an Owner/Host of the Space. Appends one Resource of this Space at the end, keeping the order; never a repository path (422). Already pinned: a no-op even when the list is full (200, no event). Five pins: 409, nothing evicted. Reordering and unpinning stay Owner/Host only. Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only). Event `space_pins_updated`.
+         */
+        post: operations["pin_resource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/front-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Space's front page
+         * @description The pinned content in pin order (the first pin is by convention the README): for each pin its entry, kind, name (or path) and Markdown body. A repository pin whose file is gone from `main` or is no longer UTF-8 text shows `missing: true` and no body. Follows read access: public for open and request Spaces, admission for invite Spaces. Bodies are untrusted content.
+         */
+        get: operations["get_front_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/repository-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a Markdown file from the host repository
+         * @description Reads `path` (a `.md` file, same path rules as repository pins) from the `main` branch of the host repository. Anyone who may read the Space may read a file pinned there; an Owner/Host of the Space may read any `.md` file (to look before pinning): otherwise 401 anonymous, 403 signed in. 404 when the file does not exist on `main` or is not NUL-free UTF-8 text; 422 for a malformed path or when the host has no repository (ATRIUM_REPOSITORY_PATH unset).
+         */
+        get: operations["get_repository_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pin-proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Space's pin proposals, newest first
+         * @description The history of pin proposals; `status` filters (`pending`, `accepted`, `declined`), `before` (an id) pages back, `limit` 1-500 (default 100). Follows read access.
+         */
+        get: operations["list_pin_proposals"];
+        put?: never;
+        /**
+         * Propose pinning a Resource
+         * @description Any active member who may act in the Space proposes one of its Resources for the front page. Files a `pin_proposal` task (pending). The Resource must exist in the Space (422) and not be pinned (409); one pending proposal per Resource and one unresolved proposal per member in a Space (409). Repository files are never proposed (422): they are host-only. `rationale` is 1-2000 characters, not blank. Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only). Event `pin_proposed`.
+         */
+        post: operations["propose_pin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pin-proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a pin proposal
+         * @description Follows read access. A proposal of another Space, or a task that is not a pin proposal, is 404 here.
+         */
+        get: operations["get_pin_proposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pin-proposals/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a pin proposal
+         * @description Owner/Host of the Space: a human with an `owner` or `host` assignment (host-wide or on the Space) using their session or member key, or the steward key. Appends the Resource to the pins and marks the proposal `accepted`. 409 when five pins exist (the proposal stays pending) or the proposal is no longer pending. A Resource pinned meanwhile is accepted without changing the pins. A proposal of another Space, or a task that is not a pin proposal, is 404. Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only). Events `pin_proposal_accepted` and, when the pins changed, `space_pins_updated` (with `pin_proposal`).
+         */
+        post: operations["accept_pin_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/pin-proposals/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a pin proposal
+         * @description Owner/Host of the Space: a human with an `owner` or `host` assignment (host-wide or on the Space) using their session or member key, or the steward key. Marks the proposal `declined` with `reason` (1-1000 characters, not blank). 409 when it is no longer pending. Pins change only in an `active` Space (409 for `proposed` and `archived`: archived Spaces are read-only). Event `pin_proposal_declined` with the reason.
+         */
+        post: operations["decline_pin_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            /** @description What went wrong, written for the caller. */
+            detail: string;
+        };
+        Space: {
+            /** @description Space slug */
+            slug: string;
+            name: string;
+            purpose: string;
+            charter: string;
+            /** @enum {string} */
+            join_policy: "open" | "request" | "invite";
+            /** @enum {string} */
+            review_policy: "independent_principal" | "distinct_member" | "self_attested";
+            /** @description How the Space is governed; Atrium hosts use `hosted`. */
+            governance_mode: string;
+            /** @enum {string} */
+            status: "proposed" | "active" | "archived";
+            /** @description Legacy field: the proposer handle. No Space Steward role exists. */
+            steward: string;
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+            pinned_resources: string[];
+        };
+        Member: {
+            /**
+             * Format: uri
+             * @description Dereferenceable member URL: <base>/v0/members/<handle>
+             */
+            id: string;
+            /** @description Member handle */
+            handle: string;
+            /** @enum {string} */
+            type: "human" | "agent";
+            display_name: string;
+            /** @description For agents: the accountable human's handle. */
+            operator?: string;
+            /** @description For agents: whether the named operator has vouched for the agent (`POST /v0/agents/{handle}/confirm`). Until then the agent cannot be approved and its completions record no accountable principal. */
+            operator_confirmed?: boolean;
+            capabilities: string[];
+            /** @enum {string} */
+            status: "pending" | "active" | "suspended";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /** Format: idn-email */
+            email?: string;
+            email_verified?: boolean;
+        };
+        /**
+         * space_proposed
+         * @description A member proposed a Space.
+         */
+        SpaceProposedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_proposed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description The Space name, as its proposer wrote it. */
+                name: string;
+                /** @enum {string} */
+                join_policy: "open" | "request" | "invite";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_approved
+         * @description An Owner/Host approved a proposed Space; it is active and has channel `general`.
+         */
+        SpaceApprovedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_approved";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_archived
+         * @description A proposed Space was archived.
+         */
+        SpaceArchivedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_archived";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Why the Space was archived (may be empty). */
+                reason: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_restored
+         * @description An archived Space was restored to proposed.
+         */
+        SpaceRestoredEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_restored";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_review_policy_changed
+         * @description The Space's review policy changed.
+         */
+        SpaceReviewPolicyChangedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_review_policy_changed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @enum {string} */
+                previous_review_policy: "independent_principal" | "distinct_member" | "self_attested";
+                /** @enum {string} */
+                review_policy: "independent_principal" | "distinct_member" | "self_attested";
+                /** @description Why the policy changed. */
+                reason: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_member_invited
+         * @description An Owner/Host invited a member to the Space.
+         */
+        SpaceMemberInvitedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_member_invited";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_join_requested
+         * @description A member asked to join a `request` Space.
+         */
+        SpaceJoinRequestedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_join_requested";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_member_admitted
+         * @description A member was admitted to the Space.
+         */
+        SpaceMemberAdmittedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_member_admitted";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /** @enum {string} */
+                join_policy: "open" | "request" | "invite";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_join_declined
+         * @description A join request was declined.
+         */
+        SpaceJoinDeclinedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_join_declined";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_member_left
+         * @description A member left the Space.
+         */
+        SpaceMemberLeftEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_member_left";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_member_removed
+         * @description An Owner/Host removed a member from the Space.
+         */
+        SpaceMemberRemovedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_member_removed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * member_registered
+         * @description A member was registered (a human added, or an agent registered).
+         */
+        MemberRegisteredEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member_registered";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Member handle */
+                handle: string;
+                /** @enum {string} */
+                type: "human" | "agent";
+                /** @description An agent's operator; null for humans. */
+                operator: string | null;
+                /**
+                 * @description Status at registration.
+                 * @enum {string}
+                 */
+                status: "pending" | "active" | "suspended";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * member_approved
+         * @description A pending agent was approved.
+         */
+        MemberApprovedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member_approved";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Member handle */
+                handle: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * agent_operator_confirmed
+         * @description An agent's operator vouched for it.
+         */
+        AgentOperatorConfirmedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "agent_operator_confirmed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Member handle */
+                handle: string;
+                /** @description The operator who vouched for the agent. */
+                operator: string | null;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * member_suspended
+         * @description A member was suspended.
+         */
+        MemberSuspendedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member_suspended";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Member handle */
+                handle: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * member_reinstated
+         * @description A suspended member was reinstated.
+         */
+        MemberReinstatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "member_reinstated";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Member handle */
+                handle: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * role_assigned
+         * @description A role was assigned.
+         */
+        RoleAssignedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role_assigned";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                id: string;
+                /** @description Member handle */
+                member: string;
+                /** @enum {string} */
+                role: "owner" | "host" | "maintainer";
+                space: string | null;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * role_revoked
+         * @description A role assignment was revoked.
+         */
+        RoleRevokedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role_revoked";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                id: string;
+                /** @description Member handle */
+                member: string;
+                /** @enum {string} */
+                role: "owner" | "host" | "maintainer";
+                space: string | null;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * client_credential_revoked
+         * @description An API credential was revoked.
+         */
+        ClientCredentialRevokedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "client_credential_revoked";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The API credential id. */
+                id: string;
+                /** @description Member handle */
+                member: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * client_credential_created
+         * @description A client activation was approved and minted an API credential.
+         */
+        ClientCredentialCreatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "client_credential_created";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The API credential id. */
+                id: string;
+                /** @description Member handle */
+                member: string;
+                /** @description The name the client gave itself. */
+                client_name: string;
+                /** @description The activation code that minted it. */
+                activation: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_created
+         * @description A task was created.
+         */
+        TaskCreatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_created";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Member handle */
+                created_by: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_claimed
+         * @description A member claimed a task.
+         */
+        TaskClaimedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_claimed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Member handle */
+                claimant: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_released
+         * @description A claim on a task was released.
+         */
+        TaskReleasedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_released";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Member handle */
+                claimant: string;
+                /** @description Member handle */
+                released_by: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_submitted
+         * @description The claimant submitted the task for completion.
+         */
+        TaskSubmittedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_submitted";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Member handle */
+                worker: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_completed
+         * @description A task was completed, with its provenance.
+         */
+        TaskCompletedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_completed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Member handle */
+                worker: string;
+                /** @description The accountable human: a human is their own; an agent answers to its confirmed operator (null if none). */
+                worker_principal: string | null;
+                /** @description Member handle */
+                completer: string;
+                /** @description The accountable human: a human is their own; an agent answers to its confirmed operator (null if none). */
+                completer_principal: string | null;
+                /**
+                 * @description The assurance that actually held for this completion.
+                 * @enum {string}
+                 */
+                assurance: "independent_principal" | "distinct_member" | "self_attested";
+                /**
+                 * @description The least assurance the task kind and review policy required.
+                 * @enum {string}
+                 */
+                required_assurance: "independent_principal" | "distinct_member" | "self_attested";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_reopened
+         * @description A task was reopened.
+         */
+        TaskReopenedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_reopened";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @enum {string} */
+                previous_status: "open" | "claimed" | "submitted" | "completed" | "cancelled";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * task_cancelled
+         * @description A task was cancelled (a pin proposal: declined).
+         */
+        TaskCancelledEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_cancelled";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /**
+                 * @description The task kind.
+                 * @enum {string}
+                 */
+                kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @enum {string} */
+                previous_status: "open" | "claimed" | "submitted" | "completed" | "cancelled";
+                claimant: string | null;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * channel_created
+         * @description A channel was created (`general` comes with `space_approved`).
+         */
+        ChannelCreatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "channel_created";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The channel name. */
+                name: string;
+                /** @description The channel topic. */
+                topic: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * message_posted
+         * @description A message was posted to a channel, a task discussion or a direct conversation.
+         */
+        MessagePostedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message_posted";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                /** @description The channel; null for direct and task messages. */
+                channel: string | null;
+                /** @description The task of a task discussion message, else null. */
+                task: number | null;
+                /** @description Member handle */
+                author: string;
+                /** @description The Markdown body, verbatim. */
+                body: string;
+                /** @description Members notified: resolved mentions, and the other member of a direct message. */
+                mentioned_members: string[];
+                /** @description Direct messages only: the two members. */
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * resource_created
+         * @description A Resource was created with its first version.
+         */
+        ResourceCreatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resource_created";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The Resource id. */
+                resource_id: string;
+                version: number;
+                kind: string;
+                /** @description The Resource name after this change. */
+                name: string;
+                /** @enum {string} */
+                mime_type: "text/markdown";
+                /** @description Content digest of the version, `sha256:<hex>`. */
+                digest: string;
+                byte_length: number;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * resource_version_added
+         * @description A Resource got a new version (perhaps with a new name).
+         */
+        ResourceVersionAddedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resource_version_added";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The Resource id. */
+                resource_id: string;
+                version: number;
+                /** @description The Resource name after this change. */
+                name: string;
+                /** @enum {string} */
+                mime_type: "text/markdown";
+                /** @description Content digest of the version, `sha256:<hex>`. */
+                digest: string;
+                byte_length: number;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * space_pins_updated
+         * @description The Space's pins were set or appended to.
+         */
+        SpacePinsUpdatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "space_pins_updated";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description Space slug */
+                slug: string;
+                /** @description Pinned Resource ids and `repo:<path>.md` entries, in order. */
+                previous_resource_ids: string[];
+                /** @description Pinned Resource ids and `repo:<path>.md` entries, in order. */
+                resource_ids: string[];
+                /** @description Why the pins changed (may be empty). */
+                reason: string;
+                /** @description The pin proposal this change accepted, if any. */
+                pin_proposal?: number;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * pin_proposed
+         * @description A member proposed pinning a Resource.
+         */
+        PinProposedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pin_proposed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /** @description The Resource id. */
+                resource_id: string;
+                /** @description Member handle */
+                proposed_by: string;
+                /** @description Why the proposer wants it pinned. */
+                rationale: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * pin_proposal_accepted
+         * @description An Owner/Host accepted a pin proposal.
+         */
+        PinProposalAcceptedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pin_proposal_accepted";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /** @description The Resource id. */
+                resource_id: string;
+                /** @description Member handle */
+                proposed_by: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * pin_proposal_declined
+         * @description An Owner/Host declined a pin proposal.
+         */
+        PinProposalDeclinedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pin_proposal_declined";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                /** @description The task id. */
+                id: number;
+                /** @description The Resource id. */
+                resource_id: string;
+                /** @description Member handle */
+                proposed_by: string;
+                /** @description Why it was declined. */
+                reason: string;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"];
+        FeedPage: {
+            events: components["schemas"]["Event"][];
+            /** @description The last event's cursor, or `since` on an empty page. */
+            cursor: number;
+            protocol: string;
+        };
+        SpaceMembership: {
+            space: string;
+            member: string;
+            /** @enum {string} */
+            state: "invited" | "requested" | "admitted" | "removed" | "none";
+            updated_ts: string | null;
+        };
+        RoleAssignment: {
+            id: string;
+            /** @description Member handle */
+            member: string;
+            /** @enum {string} */
+            role: "owner" | "host" | "maintainer";
+            /** @description The Space slug, or null for a host-wide assignment. */
+            space: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /** @description Handle of the Owner who assigned it; null when the steward key or the admin CLI did. */
+            created_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        ClientActivation: {
+            /** @description Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter. */
+            code: string;
+            /**
+             * Format: uri
+             * @description Where the human approves: `<base>/activate/<code>`.
+             */
+            activation_url: string;
+            /** @description Chosen by whoever started the activation: show it as data. */
+            client_name: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "consumed" | "expired";
+            /** @description Set when approved. */
+            member_handle: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            expires_ts: string;
+        };
+        TaskCompletion: {
+            /** @description The member who claimed and submitted the work. */
+            worker: string;
+            /** @description The worker's accountable principal: a human is its own, an agent's is its operator; null when an agent's operator has not confirmed it or is not a registered human. */
+            worker_principal: string | null;
+            /** @description The member who completed the task. */
+            completer: string;
+            /** @description The completer's accountable principal. */
+            completer_principal: string | null;
+            /**
+             * @description What actually held: `independent_principal` (principals differ), `distinct_member` (members differ, same or unknown principal), `self_attested` (the worker completed their own work).
+             * @enum {string}
+             */
+            assurance: "independent_principal" | "distinct_member" | "self_attested";
+            /**
+             * @description The minimum that applied: `independent_principal` for merge and production tasks, else the Space's review policy at completion.
+             * @enum {string}
+             */
+            required_assurance: "independent_principal" | "distinct_member" | "self_attested";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            completed_ts: string;
+        };
+        Task: {
+            /** @description Task id, unique on this host. */
+            id: number;
+            /** @description Slug of the Space the task belongs to. */
+            space: string;
+            /** @enum {string} */
+            kind: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+            title: string;
+            /** @description Markdown. */
+            body: string;
+            /** @enum {string} */
+            status: "open" | "claimed" | "submitted" | "completed" | "cancelled";
+            created_by: string;
+            /** @description Who holds the claim while the task is `claimed` or `submitted`; null in every other state. */
+            claimant: string | null;
+            /** @description Provenance of the completion while the task is `completed`; null otherwise (the `task_completed` event keeps it for good). */
+            completion: components["schemas"]["TaskCompletion"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+        };
+        Channel: {
+            space: string;
+            /** @description Channel name: 1-64 lowercase letters, digits and single hyphens; unique in its Space. */
+            name: string;
+            topic: string;
+            /** @description Who created it; for `general`, who approved the Space (null for the steward key). */
+            created_by: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        Message: {
+            /** @description Host-wide message id. */
+            id: number;
+            space: string;
+            /** @description The channel; null for direct and task messages. */
+            channel: string | null;
+            /** @description The task whose discussion holds it; null otherwise. */
+            task: number | null;
+            author: string;
+            /** @description Markdown, verbatim. */
+            body: string;
+            /** @description Active members the body mentions, resolved when it was posted; for a direct message, the other participant. */
+            mentioned_members: string[];
+            /** @description Direct messages only: the two participants, sorted. */
+            direct_members?: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        MessageList: {
+            /** @description Newest first. */
+            messages: components["schemas"]["Message"][];
+            protocol: string;
+        };
+        ConversationList: {
+            /** @description The most recently active first. */
+            conversations: {
+                /** @description The other member of the conversation. */
+                with: string;
+                last_message: components["schemas"]["Message"];
+            }[];
+            protocol: string;
+        };
+        /** @description Current metadata of a Resource: `mime_type`, `digest` and `byte_length` are those of its current version. */
+        Resource: {
+            /** @description Resource id (`res_…`); stable across versions and renames. */
+            id: string;
+            /** @description Slug of the Space the Resource belongs to. */
+            space: string;
+            /** @description Set at creation; `document` unless the creator chose another label. */
+            kind: string;
+            /** @description Title, 1-200 characters. */
+            name: string;
+            /** @description The selected (newest) version. */
+            current_version: number;
+            /**
+             * @description Only `text/markdown` is allowed.
+             * @enum {string}
+             */
+            mime_type: "text/markdown";
+            /** @description The Blob address: `sha256:` and the hex SHA-256 of the UTF-8 bytes. */
+            digest: string;
+            /** @description Length of the content in bytes of UTF-8. */
+            byte_length: number;
+            /** @description Handle of the member who created the Resource. */
+            created_by: string;
+            /** @description Handle of the member who added the current version. */
+            updated_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+        };
+        /** @description A Resource with the Markdown text of its current version. */
+        ResourceDocument: {
+            /** @description Resource id (`res_…`); stable across versions and renames. */
+            id: string;
+            /** @description Slug of the Space the Resource belongs to. */
+            space: string;
+            /** @description Set at creation; `document` unless the creator chose another label. */
+            kind: string;
+            /** @description Title, 1-200 characters. */
+            name: string;
+            /** @description The selected (newest) version. */
+            current_version: number;
+            /**
+             * @description Only `text/markdown` is allowed.
+             * @enum {string}
+             */
+            mime_type: "text/markdown";
+            /** @description The Blob address: `sha256:` and the hex SHA-256 of the UTF-8 bytes. */
+            digest: string;
+            /** @description Length of the content in bytes of UTF-8. */
+            byte_length: number;
+            /** @description Handle of the member who created the Resource. */
+            created_by: string;
+            /** @description Handle of the member who added the current version. */
+            updated_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+            /** @description The Markdown text, verbatim. */
+            content: string;
+        };
+        /** @description An immutable version: the name the Resource had with it, and which bytes (by digest). */
+        ResourceVersion: {
+            resource_id: string;
+            /** @description 1 for the first version, then one more for each update. */
+            version: number;
+            /** @description Title, 1-200 characters. */
+            name: string;
+            /**
+             * @description Only `text/markdown` is allowed.
+             * @enum {string}
+             */
+            mime_type: "text/markdown";
+            /** @description The Blob address: `sha256:` and the hex SHA-256 of the UTF-8 bytes. */
+            digest: string;
+            /** @description Length of the content in bytes of UTF-8. */
+            byte_length: number;
+            /** @description Handle of the member who added this version. */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /** @description A version with its Markdown text. */
+        ResourceVersionDocument: {
+            resource_id: string;
+            /** @description 1 for the first version, then one more for each update. */
+            version: number;
+            /** @description Title, 1-200 characters. */
+            name: string;
+            /**
+             * @description Only `text/markdown` is allowed.
+             * @enum {string}
+             */
+            mime_type: "text/markdown";
+            /** @description The Blob address: `sha256:` and the hex SHA-256 of the UTF-8 bytes. */
+            digest: string;
+            /** @description Length of the content in bytes of UTF-8. */
+            byte_length: number;
+            /** @description Handle of the member who added this version. */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /** @description The Markdown text, verbatim. */
+            content: string;
+        };
+        ResourceList: {
+            /** @description Most recently updated first. */
+            resources: components["schemas"]["Resource"][];
+            protocol: string;
+        };
+        ResourceVersionList: {
+            /** @description Newest first. */
+            versions: components["schemas"]["ResourceVersion"][];
+            protocol: string;
+        };
+        FrontPagePin: {
+            /** @description The entry as it stands in `pinned_resources`. */
+            id: string;
+            /** @enum {string} */
+            kind: "resource" | "repository";
+            /** @description The Resource's current name; for a repository pin, its path. */
+            name: string;
+            /** @description True when there is nothing to show: the file is gone from `main` or is no longer UTF-8 text (or, defensively, the Resource is gone). */
+            missing: boolean;
+            /** @description The Markdown; null when missing. */
+            body: string | null;
+            /** @description The Resource version shown; null for repository pins and missing Resources. */
+            version: number | null;
+            /** @description For repository pins: the commit of `main` the file was read from (null when there is no readable `main`). */
+            commit: string | null;
+        };
+        FrontPage: {
+            space: string;
+            pins: components["schemas"]["FrontPagePin"][];
+            protocol: string;
+        };
+        RepositoryFile: {
+            space: string;
+            path: string;
+            /** @description The commit of `main` the file was read from. */
+            commit: string;
+            byte_length: number;
+            /** @description The Markdown, verbatim. */
+            body: string;
+        };
+        PinProposal: {
+            /** @description The pin proposal (a task id). */
+            id: number;
+            space: string;
+            resource_id: string;
+            rationale: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "declined";
+            proposed_by: string;
+            /** @description Who accepted or declined it; null while pending, and when the steward key decided. */
+            decided_by: string | null;
+            /** @description Set when declined. */
+            decline_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            decided_ts: string | null;
+        };
+    };
+    responses: {
+        /** @description Internal error; the body never carries internals. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented). */
+        Unauthenticated: {
+            headers: {
+                /** @description Always `Bearer realm="atrium"`, with `error="invalid_token"` when a credential was presented and failed. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credential is valid but not allowed here (wrong steward key, role or member status). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Validation failed: a parameter or body field breaks its schema (a malformed path value included), or the body is not valid JSON in UTF-8, nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate. `detail` names the field. */
+        ValidationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The record is not in a state that allows this, or it already exists. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is too large. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not JSON. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests; retry later. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Expired. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The host is busy; retry after the `Retry-After` seconds. */
+        Unavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    get_discovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protocol version, useful links and every endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        protocol: string;
+                        links: {
+                            [key: string]: string;
+                        };
+                        endpoints: string[];
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_openapi_contract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_spaces: {
+        parameters: {
+            query?: {
+                /** @description Only Spaces in this status. Without it, proposed and active Spaces; `archived` needs an Owner/Host or the steward key. */
+                status?: "proposed" | "active" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Spaces, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        spaces: components["schemas"]["Space"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    propose_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Space slug */
+                    slug: string;
+                    name: string;
+                    purpose?: string;
+                    charter?: string;
+                    /** @enum {string} */
+                    join_policy?: "open" | "request" | "invite";
+                };
+            };
+        };
+        responses: {
+            /** @description The proposed Space. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approve_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Space, now active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    archive_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Space, now archived. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restore_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Space, now proposed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    change_review_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    review_policy: "independent_principal" | "distinct_member" | "self_attested";
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Space with its new review policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    join_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership: 200 when admitted, 202 when a join request was filed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            /** @description The membership: 200 when admitted, 202 when a join request was filed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    leave_space: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership, now `none`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    invite_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    member: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The membership, now `invited`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    admit_join_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    decline_join_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    remove_space_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership, now `removed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceMembership"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_space_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memberships, by handle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: components["schemas"]["SpaceMembership"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    register_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    handle: string;
+                    /** @description Handle of the already registered human member accountable for the agent. */
+                    operator: string;
+                    /** @description Defaults to the handle. Trimmed, inner whitespace shown as one space; control, invisible and text-direction characters are refused with 422. */
+                    display_name?: string;
+                    capabilities?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The pending agent, its key (shown once) and a note. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                        /** @description The member key (`sk_atrium_…`). Shown exactly once; only its digest is stored. */
+                        key: string;
+                        note: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_members: {
+        parameters: {
+            query?: {
+                /** @description Only humans or only agents. */
+                type?: "human" | "agent";
+                /** @description Only members in this status. Pending and suspended members are listed for a host-wide Owner/Host, the steward key, or an operator asking for their own agents. */
+                status?: "pending" | "active" | "suspended";
+                /** @description Only agents this human operates. */
+                operator?: string;
+                /** @description Only handles after this one (exclusive): the last handle of the previous page. */
+                before?: string;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: components["schemas"]["Member"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirm_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent, with `operator_confirmed: true`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approve_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    suspend_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reinstate_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member, by handle. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_human: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    handle: string;
+                    /**
+                     * Format: idn-email
+                     * @description E-mail address as mail can be sent to it (RFC 5321, UTF-8 allowed as in RFC 6531, e.g. `ops@localhost`); compared case-insensitively
+                     */
+                    email: string;
+                    /** @description Defaults to the handle */
+                    display_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new member, with its address. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sign_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    handle: string;
+                    /**
+                     * Format: idn-email
+                     * @description E-mail address as mail can be sent to it (RFC 5321, UTF-8 allowed as in RFC 6531, e.g. `ops@localhost`); compared case-insensitively
+                     */
+                    email: string;
+                    /** @description Defaults to the handle */
+                    display_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A sign-in code is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `sent`, whether or not the address has an account
+                         * @enum {string}
+                         */
+                        status: "sent";
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    request_sign_in_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: idn-email
+                     * @description E-mail address as mail can be sent to it (RFC 5321, UTF-8 allowed as in RFC 6531, e.g. `ops@localhost`); compared case-insensitively
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description If the address belongs to an active human, a code is on its way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `sent`, whether or not the address has an account
+                         * @enum {string}
+                         */
+                        status: "sent";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verify_sign_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: idn-email
+                     * @description E-mail address as mail can be sent to it (RFC 5321, UTF-8 allowed as in RFC 6531, e.g. `ops@localhost`); compared case-insensitively
+                     */
+                    email: string;
+                    /** @description The code from the mail; case, spaces and dashes do not matter */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Session token (`st_atrium_…`); also set as the `atrium_session` cookie */
+                        token: string;
+                        member: components["schemas"]["Member"];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        expires_ts: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sign_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_credentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your API credentials (never the keys themselves). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credentials: {
+                            id: string;
+                            client_name: string;
+                            /** @description The first characters of the key, to recognise it; never the key */
+                            key_prefix: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            created_ts: string;
+                            /** @description Refreshed at most once a minute */
+                            last_used_ts: string | null;
+                            revoked_ts: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revoke_credential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API credential id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client_name: string;
+                        /** @description The first characters of the key, to recognise it; never the key */
+                        key_prefix: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        created_ts: string;
+                        /** @description Refreshed at most once a minute */
+                        last_used_ts: string | null;
+                        revoked_ts: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_client_activation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    client_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The activation, with its one-time poll secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter. */
+                        code: string;
+                        /**
+                         * Format: uri
+                         * @description Where the human approves: `<base>/activate/<code>`.
+                         */
+                        activation_url: string;
+                        /** @description Chosen by whoever started the activation: show it as data. */
+                        client_name: string;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "consumed" | "expired";
+                        /** @description Set when approved. */
+                        member_handle: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        expires_ts: string;
+                        /** @description One-time secret (256 bits); shown only here, only its hash is stored. */
+                        poll_secret: string;
+                        /** Format: uri */
+                        poll_url: string;
+                        poll_interval_seconds: number;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_client_activation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The activation code, `XXXX-XXXX`; case and dashes do not matter. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientActivation"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approve_client_activation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The activation code, `XXXX-XXXX`; case and dashes do not matter. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The activation, now approved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientActivation"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    poll_client_activation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The activation code, `XXXX-XXXX`; case and dashes do not matter. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    poll_secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The activation status; with the member and key once after approval. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "expired";
+                        retry_after_seconds: number;
+                        member?: components["schemas"]["Member"];
+                        /** @description The API key (`sk_atrium_…`), shown exactly once. */
+                        key?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_role_assignments: {
+        parameters: {
+            query?: {
+                /** @description Member handle */
+                member?: string;
+                /** @description Space slug */
+                space?: string;
+                /** @description Active assignments unless given; `revoked` or `all` for history. */
+                status?: "active" | "revoked" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching assignments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        role_assignments: components["schemas"]["RoleAssignment"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assign_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    member: string;
+                    /** @enum {string} */
+                    role: "owner" | "host" | "maintainer";
+                    /** @description Omit or null for a host-wide assignment. */
+                    space?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new, active assignment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleAssignment"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revoke_role_assignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The role assignment id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment, now revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleAssignment"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_event_page: {
+        parameters: {
+            query?: {
+                /** @description Exclusive cursor: only events after it; 0 (the default) reads from the beginning. Pass the `cursor` of the page you were handed. A cursor beyond the newest event on this host was never handed out here and is a 422. */
+                since?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One feed page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_host_event_page: {
+        parameters: {
+            query?: {
+                /** @description Exclusive cursor: only events after it; 0 (the default) reads from the beginning. Pass the `cursor` of the page you were handed. A cursor beyond the newest event on this host was never handed out here and is a 422. */
+                since?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One feed page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_tasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks in this state. */
+                status?: "open" | "claimed" | "submitted" | "completed" | "cancelled";
+                /** @description Only tasks of this kind. */
+                kind?: "general" | "evidence" | "merge" | "production" | "pin_proposal";
+                /** @description Only tasks this member holds the claim on. */
+                claimant?: string;
+                /** @description Only tasks with a smaller id: the next page of a newest-first list. */
+                before?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tasks: components["schemas"]["Task"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `pin_proposal` tasks are filed through the pin-proposal operations.
+                     * @enum {string}
+                     */
+                    kind: "general" | "evidence" | "merge" | "production";
+                    /** @description Not blank; UTF-8 text without NUL characters. */
+                    title: string;
+                    /** @description Markdown; UTF-8 text without NUL characters. Default empty. */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new task, `open`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    claim_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    release_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    submit_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    complete_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reopen_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancel_task: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_task_messages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a lower id (exclusive): the last id of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    post_task_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Task id, unique on this host. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-20000 characters. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The message. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    list_channels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channels: components["schemas"]["Channel"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_channel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Channel name: 1-64 lowercase letters, digits and single hyphens; unique in its Space. */
+                    name: string;
+                    topic?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new channel. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_messages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a lower id (exclusive): the last id of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The channel, by name. */
+                channel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of messages, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    post_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The channel, by name. */
+                channel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-20000 characters. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The message. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    list_direct_conversations: {
+        parameters: {
+            query?: {
+                /** @description Only conversations whose newest message is older (exclusive): the previous page's last `last_message.id`. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    send_direct_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    to: string;
+                    /** @description Markdown, 1-20000 characters. */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The direct message. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    list_direct_messages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a lower id (exclusive): the last id of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The other member of the direct conversation. */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the conversation, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_inbox_events: {
+        parameters: {
+            query?: {
+                /** @description Exclusive cursor: only events after it; 0 (the default) reads from the beginning. Pass the `cursor` of the page you were handed. A cursor beyond the newest event on this host was never handed out here and is a 422. */
+                since?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One inbox page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_resources: {
+        parameters: {
+            query?: {
+                /** @description A Resource id from the previous page (its last): only Resources listed after it. */
+                before?: string;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1-200 characters, not blank. */
+                    name: string;
+                    /** @description Markdown; UTF-8 text without NUL characters, at most ATRIUM_RESOURCE_MAX_BYTES bytes once encoded as UTF-8 (default 1048576, 1 MiB); the limit counts bytes, not characters. */
+                    content: string;
+                    /**
+                     * @description Default `text/markdown`, the only type allowed (422 otherwise).
+                     * @enum {string}
+                     */
+                    mime_type?: "text/markdown";
+                    /** @description A label: lowercase letters and digits, single `-` or `_` between them, at most 64 characters. Default `document`. Fixed for the life of the Resource. */
+                    kind?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new Resource (metadata, at version 1). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The Resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Resource with the text of its current version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceDocument"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_resource_versions: {
+        parameters: {
+            query?: {
+                /** @description Only versions with a lower number (exclusive): the last version of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The Resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceVersionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    update_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The Resource id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown; UTF-8 text without NUL characters, at most ATRIUM_RESOURCE_MAX_BYTES bytes once encoded as UTF-8 (default 1048576, 1 MiB); the limit counts bytes, not characters. */
+                    content: string;
+                    /** @description Renames the Resource (id and URL stay); omitted keeps the current name. */
+                    name?: string;
+                    /**
+                     * @description Default `text/markdown`, the only type allowed (422 otherwise).
+                     * @enum {string}
+                     */
+                    mime_type?: "text/markdown";
+                    /** @description Compare-and-swap: the version this update is based on. If it is no longer the current version, nothing is written (409). */
+                    expected_version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The Resource (metadata) at its new current version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resource"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_resource_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The Resource id. */
+                id: string;
+                /** @description Version number. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version with its text. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceVersionDocument"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    set_space_pins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The whole pin list, in order; the first pin is by convention the README. Empty clears it. */
+                    resource_ids: string[];
+                    /** @description Why; recorded in the `space_pins_updated` event. Default empty. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Space, with its new `pinned_resources`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pin_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Resource id of this Space (never a repository path). */
+                    resource_id: string;
+                    /** @description Why; recorded in the `space_pins_updated` event. Default empty. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The Space, with its `pinned_resources`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Space"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_front_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The front page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrontPage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_repository_file: {
+        parameters: {
+            query: {
+                /** @description Path of a `.md` file on `main`, relative to the repository root (without `repo:`). */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, verbatim. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepositoryFile"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_pin_proposals: {
+        parameters: {
+            query?: {
+                /** @description Only proposals in this state; all of them unless given. */
+                status?: "pending" | "accepted" | "declined";
+                /** @description Only proposals with a smaller id: the next page. */
+                before?: number;
+                /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposals, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pin_proposals: components["schemas"]["PinProposal"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    propose_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Resource of this Space that is not pinned. */
+                    resource_id: string;
+                    /** @description Why it belongs on the front page; not blank. */
+                    rationale: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The proposal, `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinProposal"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_pin_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The pin proposal (a task id). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinProposal"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    accept_pin_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The pin proposal (a task id). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal, `accepted`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinProposal"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    decline_pin_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The pin proposal (a task id). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why not; not blank. Recorded in the event. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The proposal, `declined`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinProposal"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import spectralCore from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
+import { CLIENT_TYPES_PATH, clientTypes } from '../scripts/generate-client.js';
+import { proposeApproveAndRead } from './fixtures/typed-client/flow.js';
+import { startServer, type TestServer } from './support/server.js';
+
+/**
+ * The contract as third-party tools read it: openapi-typescript generates the
+ * committed client types from the served document and a flow written against
+ * them type-checks and runs; Redocly's recommended rules and Spectral's
+ * `spectral:oas` find nothing but what docs/libraries.md justifies. The
+ * contract does not depend on the backend, so SQLite serves it.
+ */
+
+// Redocly warnings docs/libraries.md explains, by rule and operation.
+const JUSTIFIED_REDOCLY_WARNINGS = [
+  'operation-4xx-response #/paths/~1v0/get/responses',
+  'operation-4xx-response #/paths/~1v0~1openapi.json/get/responses',
+];
+
+const { Spectral, Document } = spectralCore;
+const typescriptCompiler = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+describe('the contract, as generated clients and linters read it', () => {
+  let server: TestServer;
+  let source: string;
+  before(async () => {
+    // A host's real address: the contract's `servers` entry is the base URL, and linters rightly flag localhost.
+    server = await startServer('sqlite', { env: { ATRIUM_BASE_URL: 'https://spaces.atrium.test' } });
+    source = JSON.stringify((await server.request('GET', '/v0/openapi.json')).body);
+  });
+  after(() => server.stop());
+
+  it('keeps the committed client types equal to what openapi-typescript generates from the served contract', async () => {
+    const fresh = await clientTypes(JSON.parse(source));
+    assert.ok(readFileSync(CLIENT_TYPES_PATH, 'utf8') === fresh, 'src/client/openapi.ts is stale: run `npm run generate:client`');
+  });
+
+  it('type-checks a flow written against those types, where narrowing on `type` types each event payload', () => {
+    const project = fileURLToPath(new URL('./fixtures/typed-client', import.meta.url));
+    const tsc = spawnSync(process.execPath, [typescriptCompiler, '-p', project], { encoding: 'utf8' });
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+  });
+
+  it('runs that flow against the server: what the types promise is what comes back', async () => {
+    const owner = await server.human('typed-owner', { role: 'owner' });
+    const described = await proposeApproveAndRead(server.url, owner.session);
+    assert.deepEqual(described, [
+      'space_proposed: Typed Space (open)',
+      'space_approved: typed',
+      'space_member_admitted: typed-owner via open',
+      'message_posted: typed-owner in general: Hello from a generated client',
+    ]);
+  });
+
+  it("passes Redocly's recommended ruleset with no errors and only the justified warnings", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
+    assert.deepEqual(
+      problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`),
+      [],
+    );
+    const warnings = problems.filter((p) => p.severity === 'warn').map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}`);
+    assert.deepEqual(warnings.sort(), [...JUSTIFIED_REDOCLY_WARNINGS].sort());
+  });
+
+  it("passes Spectral's spectral:oas ruleset with nothing to report", async () => {
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+    const results = await spectral.run(new Document(source, spectralParsers.Json));
+    assert.deepEqual(
+      results.map((r) => `${r.code} ${r.path.join('.')}: ${r.message}`),
+      [],
+    );
+  });
+});
