@@ -6,7 +6,7 @@ import { EVENT_TYPES } from './types.js';
 export const MAX_FEED_LIMIT = 500;
 export const DEFAULT_FEED_LIMIT = 100;
 
-/** decisions §7: the event object. */
+/** protocol: The event object. */
 export const EventSchema = Type.Object(
   {
     cursor: Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' }),
@@ -16,7 +16,7 @@ export const EventSchema = Type.Object(
     subjects: Type.Array(Type.String()),
     payload: Type.Object(
       {
-        // Member-written content carried by message events (docs/messages.md): untrusted (reference: core rule 4).
+        // Member-written content carried by message events (docs/messages.md): untrusted (protocol: core rule 4).
         body: Type.Optional(UntrustedText({ description: '`message_posted`: the Markdown body, verbatim.' })),
         topic: Type.Optional(UntrustedText({ description: '`channel_created`: the channel topic.' })),
         name: Type.Optional(UntrustedText({ description: 'Space and Resource events: the member-chosen name.' })),

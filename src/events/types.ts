@@ -2,7 +2,7 @@
  * Every event type Atrium emits, with its payload. Adding a capability adds its
  * events here, so a reader finds the whole vocabulary in one place and the
  * compiler checks each emit against it. Payloads never carry secrets or content
- * bodies (reference: Events), with one deliberate exception: a message is itself
+ * bodies (protocol: Event types), with one deliberate exception: a message is itself
  * the notification, so `message_posted` carries its `body` (and `channel_created`
  * its `topic`), declared untrusted in the Event schema (docs/messages.md).
  */
@@ -28,7 +28,7 @@ export interface EventPayloads {
   role_revoked: { id: string; member: string; role: string; space: string | null };
   client_credential_revoked: { id: string; member: string };
   client_credential_created: { id: string; member: string; client_name: string; activation: string };
-  // Tasks (decisions §8; docs/tasks.md). Titles and bodies are content and stay out of payloads.
+  // Tasks (docs/tasks.md). Titles and bodies are content and stay out of payloads.
   task_created: { id: number; kind: string; created_by: string };
   task_claimed: { id: number; kind: string; claimant: string };
   task_released: { id: number; kind: string; claimant: string; released_by: string };
@@ -45,7 +45,7 @@ export interface EventPayloads {
   };
   task_reopened: { id: number; kind: string; previous_status: string };
   task_cancelled: { id: number; kind: string; previous_status: string; claimant: string | null };
-  // Channels and messages (decisions §8; docs/messages.md). `topic` and `body` are
+  // Channels and messages (docs/messages.md). `topic` and `body` are
   // member-written content, declared untrusted in the Event schema.
   channel_created: { name: string; topic: string };
   message_posted: {
@@ -57,7 +57,7 @@ export interface EventPayloads {
     mentioned_members: string[];
     direct_members?: string[];
   };
-  // Resources (reference: Events; docs/resources.md): identifiers, the resulting
+  // Resources (docs/resources.md): identifiers, the resulting
   // name and what the content is (type, digest, size), never the content itself.
   resource_created: {
     resource_id: string;
@@ -146,7 +146,7 @@ export interface NewEvent<T extends EventType = EventType> {
   audience?: string[];
 }
 
-/** The wire shape of an event (decisions §7). */
+/** The wire shape of an event (protocol: The event object). */
 export interface AtriumEvent {
   cursor: number;
   type: string;

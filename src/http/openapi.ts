@@ -47,7 +47,7 @@ export function toFastifyPath(path: string): string {
 /**
  * The error statuses the edge itself can answer, on top of those the operation
  * declares: every call is authenticated, and a presented credential that is
- * unknown (401) or belongs to a suspended member (403, decisions §5) is refused
+ * unknown (401) or belongs to a suspended member (403, protocol: Member status) is refused
  * even where anonymous calls are accepted; every method that may carry a body
  * can meet a non-JSON (415), oversized (413) or malformed (422) one; and any
  * input at all can fail validation (422).

@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.js';
 import type { Actor } from '../identity/actor.js';
 
-/** How a caller may authenticate (decisions §3; reference: Authentication). */
+/** How a caller may authenticate (protocol: Authentication). */
 export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
 
 /**
