@@ -28,7 +28,7 @@ export interface App {
 }
 
 /**
- * Opens the database (running migrations, decisions §2) and builds the services
+ * Opens the database (running migrations, docs/configuration.md) and builds the services
  * every entry point shares: the HTTP server and the admin CLI alike.
  */
 export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext & { close(): Promise<void> }> {

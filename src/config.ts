@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * Deployment configuration, exactly the variables of decisions §2 plus the few
- * knobs Atrium adds (each documented in docs/configuration.md). Values may come
+ * Deployment configuration: the variables a deployment (and a black-box test) sets,
+ * each documented in docs/configuration.md. Values may come
  * from a `.env` file; the process environment wins (dotenv never overrides).
  */
 export interface Config {
@@ -127,7 +127,7 @@ function parsePositiveInt(name: string, raw: string): number {
   return value;
 }
 
-/** 1 MiB of UTF-8: the reference leaves the Markdown Resource size open (Limits). */
+/** 1 MiB of UTF-8: the protocol leaves the Markdown Resource size to the host (protocol: Limits). */
 export const DEFAULT_RESOURCE_MAX_BYTES = 1024 * 1024;
 /**
  * A version is held in memory whole (decoded, hashed, and twice over as JSON at

@@ -13,7 +13,7 @@ interface FeedEvent {
   payload: Record<string, unknown>;
 }
 
-/** decisions §6: Space admission (`open`, `request`, `invite`). */
+/** protocol: Space admission (`open`, `request`, `invite`). */
 for (const backend of backends()) {
   describe(`Space admission (${backend})`, () => {
     let server: TestServer;

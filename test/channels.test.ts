@@ -6,7 +6,7 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
 
 type Person = { handle: string; session: string };
 
-/** decisions §8: channels; every Space gets `general` when approved. */
+/** protocol: Channels; every Space gets `general` when approved. */
 for (const backend of backends()) {
   describe(`Channels (${backend})`, () => {
     let server: TestServer;

@@ -33,7 +33,7 @@ interface Contract {
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
 
-/** reference: Versioning. The contract is served at /v0/openapi.json, OpenAPI 3.1. */
+/** protocol: Versioning. The contract is served at /v0/openapi.json, OpenAPI 3.1. */
 for (const backend of backends()) {
   describe(`OpenAPI contract (${backend})`, () => {
     let server: TestServer;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { rowCounts } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
-/** reference: Errors. Every error body is `{detail}` and nothing else. */
+/** protocol: Errors. Every error body is `{detail}` and nothing else. */
 function assertDetailOnly(body: unknown, label: string): string {
   assert.equal(typeof body, 'object', label);
   assert.deepEqual(Object.keys(body as object), ['detail'], `${label}: ${JSON.stringify(body)}`);

@@ -10,8 +10,8 @@ import { storedEvents } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 /**
- * decisions §7: "No reader may ever miss an event: an event must never become
- * visible with a cursor lower than one a reader has already been handed."
+ * protocol: The ordering guarantee. "No event ever becomes visible with a cursor
+ * lower than one already handed out to a reader."
  * docs/events.md explains the design these tests hold to.
  */
 

@@ -23,7 +23,7 @@ interface Page {
   protocol: string;
 }
 
-/** decisions §7 and reference: Feeds. */
+/** protocol: Events, Feeds. */
 for (const backend of backends()) {
   describe(`Event feeds (${backend})`, () => {
     const clock = new TestClock();

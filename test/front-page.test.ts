@@ -6,7 +6,7 @@ import { resourceId } from './support/seed.js';
 
 type Person = { handle: string; session: string };
 
-/** reference: Resource rule 6 and core rule 4: the pinned content of a Space, in order, as untrusted data. */
+/** protocol: Pins and the front page, core rule 4: the pinned content of a Space, in order, as untrusted data. */
 for (const backend of backends()) {
   describe(`front page (${backend})`, () => {
     let server: TestServer;
@@ -114,7 +114,7 @@ for (const backend of backends()) {
       }
     });
 
-    it('declares names and bodies untrusted in the served contract (reference: core rule 4)', async () => {
+    it('declares names and bodies untrusted in the served contract (protocol: core rule 4)', async () => {
       const schemas = (await server.request('GET', '/v0/openapi.json')).body.components.schemas;
       assert.equal(schemas.FrontPagePin.properties.name['x-atrium-untrusted'], true);
       assert.equal(schemas.FrontPagePin.properties.body.anyOf[0]['x-atrium-untrusted'], true);

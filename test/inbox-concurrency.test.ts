@@ -14,7 +14,7 @@ const MEMBERS = 8;
 const POSTS_EACH = 25;
 
 /**
- * Feeds 1-3 and decisions §7 under load: members post and send direct messages
+ * protocol: Feeds, under load: members post and send direct messages
  * mentioning each other concurrently over HTTP while readers tail their inboxes
  * and the Space feed, resuming only from the cursors they are handed. Every
  * reader must end with exactly the events it may see: none missed, none twice,

@@ -22,7 +22,7 @@ interface Page {
   protocol: string;
 }
 
-/** reference: Event feeds (`GET /v0/me/inbox-events`), Feeds 1-3, Authentication 4. */
+/** protocol: Feeds (`GET /v0/me/inbox-events`). */
 for (const backend of backends()) {
   describe(`Inbox feed (${backend})`, () => {
     let server: TestServer;

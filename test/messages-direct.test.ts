@@ -22,7 +22,7 @@ interface FeedEvent {
   payload: Record<string, unknown>;
 }
 
-/** decisions §8: direct messages, readable by their two participants only. */
+/** protocol: Messages. Direct messages, readable by their two participants only. */
 for (const backend of backends()) {
   describe(`Direct messages (${backend})`, () => {
     let server: TestServer;

@@ -19,7 +19,7 @@ interface Message {
   created_ts: string;
 }
 
-/** decisions §8 and reference: Events (`message_posted`). */
+/** protocol: Messages, Event types (`message_posted`). */
 for (const backend of backends()) {
   describe(`Channel messages (${backend})`, () => {
     let server: TestServer;

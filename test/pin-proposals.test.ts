@@ -7,7 +7,7 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
 
 type Person = { handle: string; session: string };
 
-/** reference: Resource rule 5, Other records (pin proposal); decisions §8 (decline, history). */
+/** protocol: Pin proposals, Pin proposal status (propose, accept, decline, history). */
 for (const backend of backends()) {
   describe(`pin proposals (${backend})`, () => {
     let server: TestServer;

@@ -8,7 +8,7 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
 type Person = { handle: string; session: string };
 
 /**
- * reference: Resources and pins, rules 2 and 4: setting, appending, who may,
+ * protocol: Pins and the front page. Setting, appending, who may,
  * the five-pin limit, no-ops, read-only Spaces, and concurrent appends.
  * Resources are created through `POST /v0/spaces/{slug}/resources`.
  */
@@ -156,7 +156,7 @@ for (const backend of backends()) {
         [{ resource_ids: [], order: [] }, /unknown field "order"/],
         [{ resource_ids: [a], reason: 'x'.repeat(501) }, /reason must NOT have more than 500 characters/],
         [{ resource_ids: [`${a}\u0000`] }, /must be UTF-8 text without NUL/],
-        // No repository is configured on this host (decisions §2).
+        // No repository is configured on this host (docs/configuration.md).
         [{ resource_ids: [a, 'repo:README.md'] }, /^body\.resource_ids\[1\]: repository pins are not available on this host \(ATRIUM_REPOSITORY_PATH is not set\)$/],
         [{ resource_ids: ['repo:../secrets.md'] }, /has a \. or \.\. segment/],
       ];

@@ -49,7 +49,7 @@ async function seedResource(server: TestServer, space: string, id: string, conte
     .execute();
 }
 
-/** reference: Resources and pins (rule 1), Resource, ResourceVersion, Blob; docs/resources.md. */
+/** protocol: Resources and versions; docs/resources.md. */
 for (const backend of backends()) {
   describe(`resources (${backend})`, () => {
     let server: TestServer;
@@ -169,7 +169,7 @@ for (const backend of backends()) {
       assert.equal((await get(`/v0/spaces/forge/resources/${created.id}`)).body.content, '');
     });
 
-    it('declares names and content untrusted in the served contract (reference: core rule 4)', async () => {
+    it('declares names and content untrusted in the served contract (protocol: core rule 4)', async () => {
       const schemas = (await get('/v0/openapi.json')).body.components.schemas;
       for (const name of ['Resource', 'ResourceDocument', 'ResourceVersion', 'ResourceVersionDocument']) {
         assert.equal(schemas[name].properties.name['x-atrium-untrusted'], true, name);

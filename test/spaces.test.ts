@@ -319,7 +319,7 @@ for (const backend of backends()) {
         ],
       );
       assert.deepEqual(events[1]!.payload, { slug: 'cycle', reason: 'not yet' });
-      // decisions §7: the steward key acts with actor null and payload.via.
+      // protocol: The event object. The steward key acts with actor null and payload.via.
       assert.deepEqual(events[2]!.payload, { slug: 'cycle', via: 'steward_key' });
       assert.equal(events[3]!.payload.via, undefined);
     });

@@ -6,7 +6,7 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
 
 type Person = { handle: string; session: string };
 
-/** decisions §8: a task's discussion, `POST/GET …/tasks/{id}/messages`. */
+/** protocol: Messages. A task's discussion, `POST/GET …/tasks/{id}/messages`. */
 for (const backend of backends()) {
   describe(`task discussion (${backend})`, () => {
     let server: TestServer;

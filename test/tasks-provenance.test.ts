@@ -11,7 +11,7 @@ const STRENGTH: Record<Assurance, number> = { self_attested: 0, distinct_member:
 
 /**
  * The cast: two humans (ada, bob), ada's two agents, bob's agent. A human is its
- * own accountable principal; an agent's is its operator (decisions §8).
+ * own accountable principal; an agent's is its operator (protocol: Tasks).
  */
 const PRINCIPAL: Record<string, string> = { ada: 'ada', bob: 'bob', 'ada-bot': 'ada', 'ada-bot-2': 'ada', 'bob-bot': 'bob' };
 
@@ -32,7 +32,7 @@ function required(kind: (typeof KINDS)[number], policy: Assurance): Assurance {
   return kind === 'merge' || kind === 'production' ? 'independent_principal' : policy;
 }
 
-/** decisions §8 and the Space `review_policy` paragraph: who may complete, and what is recorded. */
+/** protocol: Tasks (provenance) and the Space `review_policy`: who may complete, and what is recorded. */
 for (const backend of backends()) {
   describe(`task completion provenance (${backend})`, () => {
     let server: TestServer;

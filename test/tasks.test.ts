@@ -7,7 +7,7 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
 
 type Person = { handle: string; session: string };
 
-/** decisions §8: tasks, their lifecycle, who may move them, and the Space gates. */
+/** protocol: Tasks, Task status. Tasks, their lifecycle, who may move them, and the Space gates. */
 for (const backend of backends()) {
   describe(`tasks (${backend})`, () => {
     let server: TestServer;
@@ -105,7 +105,7 @@ for (const backend of backends()) {
       );
     });
 
-    it('declares title and body untrusted in the served contract (reference: core rule 4)', async () => {
+    it('declares title and body untrusted in the served contract (protocol: core rule 4)', async () => {
       const contract = (await get('/v0/openapi.json')).body;
       const task = contract.components.schemas.Task;
       assert.equal(task.properties.title['x-atrium-untrusted'], true);
@@ -420,7 +420,7 @@ for (const backend of backends()) {
       const refused = await move('forge', id, 'cancel', bob.session);
       assert.equal(refused.status, 403);
       assert.equal(refused.body.detail, `only the task's creator (ada-bot) or an Owner/Host of Space forge may cancel task ${id}`);
-      // An agent's operator does not inherit its agent's position either (reference: core rule 3).
+      // An agent's operator does not inherit its agent's position either (protocol: core rule 3).
       assert.equal((await move('forge', id, 'cancel', ada.session)).status, 403);
       assert.deepEqual(await rowCounts(server), before);
       assert.equal((await ok('forge', id, 'cancel', bot.key)).status, 'cancelled');

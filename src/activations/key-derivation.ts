@@ -6,7 +6,7 @@ import { MEMBER_KEY_PREFIX } from '../identity/tokens.js';
  * key = `sk_atrium_` + base64url(HMAC-SHA256(poll_secret, salt)).
  * Creation, which briefly knows the secret, stores only the key's digest;
  * approval turns that digest into a credential (it exists, is listed and is
- * revocable from that moment, reference: Client activation status); the poll,
+ * revocable from that moment, protocol: Client activation status); the poll,
  * which presents the secret again, re-derives the key and hands it over once.
  * The database never holds the key or the secret, and neither the salt nor the
  * secret alone can produce it.

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../storage/unique-violation.js';
 import { deriveActivationKey, newKeySalt } from './key-derivation.js';
 import type { ActivationStatus, ClientActivationTable } from './tables.js';
 
-/** An activation lives 15 minutes (issue: client activation). */
+/** An activation lives 15 minutes (protocol: Client activation). */
 export const ACTIVATION_LIFETIME_MS = 15 * 60 * 1000;
 /**
  * How often a client should poll unless ATRIUM_ACTIVATION_POLL_SECONDS says

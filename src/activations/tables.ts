@@ -1,7 +1,7 @@
 export type ActivationStatus = 'pending' | 'approved' | 'consumed' | 'expired';
 
 /**
- * A client activation (reference: Client activation). Neither the poll secret
+ * A client activation (protocol: Client activation). Neither the poll secret
  * nor the API key is stored: only their digests, and a random salt from which,
  * together with the secret, the poll re-derives the key at delivery.
  */

@@ -1,6 +1,6 @@
 import type { Tx } from '../storage/database.js';
 
-/** decisions §8: every Space gets this channel when it is approved. */
+/** protocol: Channels. Every Space gets this channel when it is approved. */
 export const GENERAL_CHANNEL = 'general';
 
 /**

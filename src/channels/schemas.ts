@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { SLUG_PATTERN, Timestamp } from '../shared/schemas.js';
 
-/** Channel names are like slugs (decisions §8): lowercase letters, digits, single hyphens. */
+/** Channel names are like slugs (protocol: Channels): lowercase letters, digits, single hyphens. */
 export const MAX_CHANNEL_NAME = 64;
 export const MAX_CHANNEL_TOPIC = 280;
 

@@ -9,7 +9,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 import { findChannel, getChannel, toChannel, type Channel } from './records.js';
 
-/** Channels of a Space, by name. Listing follows read access (decisions §6). */
+/** Channels of a Space, by name. Listing follows read access (protocol: Space admission). */
 export async function listChannels(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<Channel[]> {
   await requireRead(db, actor, space);
   const rows = await db.selectFrom('channels').selectAll().where('space', '=', space.slug).orderBy('name').execute();
@@ -18,7 +18,7 @@ export async function listChannels(db: Kysely<DatabaseSchema>, actor: Actor, spa
 
 /**
  * Creating a channel is a content write: the caller must be able to act in the
- * Space and the Space must be active (decisions §6, 409 otherwise). Names are
+ * Space and the Space must be active (protocol: Space status, 409 otherwise). Names are
  * unique per Space; the primary key settles two concurrent creations.
  */
 export async function createChannel(tx: Tx, actor: Actor, space: SpaceRecord, input: { name: string; topic?: string }): Promise<Channel> {

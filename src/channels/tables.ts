@@ -1,4 +1,4 @@
-/** A channel of a Space (decisions §8). Channels are never renamed or deleted. */
+/** A channel of a Space (protocol: Channels). Channels are never renamed or deleted. */
 export interface ChannelTable {
   space: string;
   name: string;

@@ -26,7 +26,7 @@ export interface OwnerOutcome {
 
 /**
  * `atrium admin create-owner`: bootstraps the first host-wide Owner without the
- * steward key (decisions §4). Idempotent: an existing human with the same
+ * steward key (protocol: Owner, Host and maintainer). Idempotent: an existing human with the same
  * address only gains the owner role if missing. A handle held by an agent, or by
  * a human with a different address, is refused so a typo never grants ownership
  * to the wrong person.
@@ -63,7 +63,7 @@ export async function ensureOwner(ctx: AppContext, input: OwnerInput): Promise<O
 
 const HANDLE = new RegExp(SLUG_PATTERN);
 
-/** The same limits the API applies (reference: Member), since the CLI bypasses the HTTP validation. */
+/** The same limits the API applies (protocol: Member), since the CLI bypasses the HTTP validation. */
 function validate(input: OwnerInput): void {
   if (input.handle.length < 3 || input.handle.length > 32 || !HANDLE.test(input.handle)) {
     throw invalid('handle must be 3-32 lowercase letters, digits and single hyphens');

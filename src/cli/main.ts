@@ -7,7 +7,7 @@ import { registerServerCommands } from './server-commands.js';
 
 /**
  * The `atrium` command. `.env` values fill in ATRIUM_* variables the
- * environment does not set (decisions §2: the environment wins).
+ * environment does not set (docs/configuration.md: the environment wins).
  */
 export async function main(argv: string[]): Promise<number> {
   loadDotenv({ quiet: true });

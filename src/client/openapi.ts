@@ -785,7 +785,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task
-         * @description Creates an `open` task of kind `general`, `evidence`, `merge` or `production`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `title` is 1-200 characters and not blank; `body` is Markdown, at most 20000 characters. Both must be UTF-8 text without NUL characters. `pin_proposal` tasks are filed through the pin-proposal operations (422 here). Event `task_created`.
+         * @description Creates an `open` task of kind `general`, `evidence`, `merge` or `production`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). `title` is 1-200 characters and not blank; `body` is Markdown, at most 20000 characters. Both must be UTF-8 text without NUL characters. `pin_proposal` tasks are filed through the pin-proposal operations (422 here). Event `task_created`.
          */
         post: operations["create_task"];
         delete?: never;
@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a task
-         * @description `open` → `claimed`; the caller becomes the claimant. One claimant at a time: 409 when already claimed. Event `task_claimed`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `open` → `claimed`; the caller becomes the claimant. One claimant at a time: 409 when already claimed. Event `task_claimed`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["claim_task"];
         delete?: never;
@@ -845,7 +845,7 @@ export interface paths {
         put?: never;
         /**
          * Release a claimed task
-         * @description `claimed` → `open`; the claimant, or an Owner/Host of the Space. Event `task_released`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `claimed` → `open`; the claimant, or an Owner/Host of the Space. Event `task_released`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["release_task"];
         delete?: never;
@@ -865,7 +865,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the work on a claimed task
-         * @description `claimed` → `submitted`; the claimant only, who becomes the worker of record. Event `task_submitted`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `claimed` → `submitted`; the claimant only, who becomes the worker of record. Event `task_submitted`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["submit_task"];
         delete?: never;
@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a submitted task
-         * @description `submitted` → `completed`. Records provenance: worker, completer, their accountable principals, and the assurance that actually held (`independent_principal`, `distinct_member`, `self_attested`). `merge` and `production` tasks always need a completer whose accountable principal differs from the worker's; `general` and `evidence` tasks need what the Space's `review_policy` says. A completion below that minimum is 403 naming the rule. Event `task_completed` with the provenance. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `submitted` → `completed`. Records provenance: worker, completer, their accountable principals, and the assurance that actually held (`independent_principal`, `distinct_member`, `self_attested`). `merge` and `production` tasks always need a completer whose accountable principal differs from the worker's; `general` and `evidence` tasks need what the Space's `review_policy` says. A completion below that minimum is 403 naming the rule. Event `task_completed` with the provenance. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["complete_task"];
         delete?: never;
@@ -905,7 +905,7 @@ export interface paths {
         put?: never;
         /**
          * Reopen a completed or cancelled task
-         * @description `completed` or `cancelled` → `open`; the creator, or an Owner/Host of the Space. Clears the claim and the completion. Event `task_reopened`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `completed` or `cancelled` → `open`; the creator, or an Owner/Host of the Space. Clears the claim and the completion. Event `task_reopened`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["reopen_task"];
         delete?: never;
@@ -925,7 +925,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a task
-         * @description `open`, `claimed` or `submitted` → `cancelled`; the creator, or an Owner/Host of the Space. Event `task_cancelled`. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
+         * @description `open`, `claimed` or `submitted` → `cancelled`; the creator, or an Owner/Host of the Space. Event `task_cancelled`. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). From any other state: 409 naming the current state.
          */
         post: operations["cancel_task"];
         delete?: never;
@@ -949,7 +949,7 @@ export interface paths {
         put?: never;
         /**
          * Post a message to a task's discussion
-         * @description Discussion supplies context; it never changes the task (reference: core rule 2). Open in every task state. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim; mentions notify. Event `message_posted` with subject `task:<id>`.
+         * @description Discussion supplies context; it never changes the task. Open in every task state. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim; mentions notify. Event `message_posted` with subject `task:<id>`.
          */
         post: operations["post_task_message"];
         delete?: never;
@@ -1079,13 +1079,13 @@ export interface paths {
         };
         /**
          * List a Space's Resources, most recently updated first
-         * @description Current metadata, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). Ordered by `updated_ts`, newest first (ties by id). `before` (the last Resource id of the previous page) pages on; `limit` defaults to 100, at most 500.
+         * @description Current metadata, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces. Ordered by `updated_ts`, newest first (ties by id). `before` (the last Resource id of the previous page) pages on; `limit` defaults to 100, at most 500.
          */
         get: operations["list_resources"];
         put?: never;
         /**
          * Create a Markdown Resource
-         * @description Creates the Resource and its version 1. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` is 1-200 characters, not blank. `kind` is a label fixed at creation, default `document`. Event `resource_created` (identifiers, kind, name, MIME type, digest and byte length; never the content).
+         * @description Creates the Resource and its version 1. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` is 1-200 characters, not blank. `kind` is a label fixed at creation, default `document`. Event `resource_created` (identifiers, kind, name, MIME type, digest and byte length; never the content).
          */
         post: operations["create_resource"];
         delete?: never;
@@ -1103,7 +1103,7 @@ export interface paths {
         };
         /**
          * Read a Resource: current metadata and Markdown text
-         * @description Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). A Resource id of another Space is 404 here.
+         * @description Follows read access: public for open and request Spaces, admission for invite Spaces. A Resource id of another Space is 404 here.
          */
         get: operations["get_resource"];
         put?: never;
@@ -1123,13 +1123,13 @@ export interface paths {
         };
         /**
          * List a Resource's versions, newest first
-         * @description Metadata of each version, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). `before` (a version number, exclusive) pages back; `limit` defaults to 100, at most 500.
+         * @description Metadata of each version, no bodies. Follows read access: public for open and request Spaces, admission for invite Spaces. `before` (a version number, exclusive) pages back; `limit` defaults to 100, at most 500.
          */
         get: operations["list_resource_versions"];
         put?: never;
         /**
          * Add a version to a Resource and select it
-         * @description Adds the next version and makes it current. The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` renames the Resource (id and URL stay); omitted, the current name is kept. `expected_version` makes the update a compare-and-swap: if another version was added since, nothing is written and the answer is 409; of concurrent updates with the same `expected_version` exactly one succeeds. Without it, concurrent updates all succeed, in some order. Event `resource_version_added` (identifiers, resulting name, MIME type, digest and byte length; never the content).
+         * @description Adds the next version and makes it current. The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). `content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default 1048576, 1 MiB; 422 above: bytes, not characters). `mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written. `name` renames the Resource (id and URL stay); omitted, the current name is kept. `expected_version` makes the update a compare-and-swap: if another version was added since, nothing is written and the answer is 409; of concurrent updates with the same `expected_version` exactly one succeeds. Without it, concurrent updates all succeed, in some order. Event `resource_version_added` (identifiers, resulting name, MIME type, digest and byte length; never the content).
          */
         post: operations["update_resource"];
         delete?: never;
@@ -1147,7 +1147,7 @@ export interface paths {
         };
         /**
          * Read one version of a Resource, with its Markdown text
-         * @description Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6). Versions are immutable. An unknown version is 404.
+         * @description Follows read access: public for open and request Spaces, admission for invite Spaces. Versions are immutable. An unknown version is 404.
          */
         get: operations["get_resource_version"];
         put?: never;

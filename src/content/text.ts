@@ -3,7 +3,7 @@ import { pattern } from '../shared/schemas.js';
 /**
  * Text Atrium stores verbatim must be storable verbatim on both backends: a NUL
  * cannot be stored in PostgreSQL text at all, and a lone surrogate has no UTF-8
- * form (reference: Resource rules, "NUL-free UTF-8 text"). Every JSON request
+ * form (protocol: Records and fields). Every JSON request
  * body is checked once at the edge, so no capability can forget it and no
  * backend ever sees such a string.
  */

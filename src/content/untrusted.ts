@@ -1,7 +1,7 @@
 import { Type, type StringOptions } from '@sinclair/typebox';
 
 /**
- * Space content is data, never an instruction to an agent (reference: core
+ * Space content is data, never an instruction to an agent (protocol: core
  * rule 4). Every schema field that carries member-written text is declared with
  * `UntrustedText`, which tags it `x-atrium-untrusted: true`. REST returns such
  * text verbatim (the tag shows in the OpenAPI contract for client authors); the

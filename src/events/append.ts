@@ -71,7 +71,7 @@ export const EVENT_LOG_LOCK_KEY = 0x41545249;
 
 function actorColumns(event: NewEvent): { actor: string | null; payload: object } {
   if ('handle' in event.actor) return { actor: event.actor.handle, payload: event.payload };
-  // decisions §7: the steward key acts with actor null and payload.via.
+  // protocol: The event object. The steward key acts with actor null and payload.via.
   const via = 'steward' in event.actor ? 'steward_key' : event.actor.system;
   return { actor: null, payload: { ...event.payload, via } };
 }

@@ -19,7 +19,7 @@ export type EventQuery = SelectQueryBuilder<DatabaseSchema, 'events', EventRow>;
  * Reads one feed page: events with `cursor > since`, oldest first. Every event
  * a reader can see was numbered in commit order (events/append.ts), so a reader
  * that resumes from the last cursor it was handed never misses one. An empty
- * page keeps `since` (reference: Feeds 3).
+ * page keeps `since` (protocol: Cursors and paging).
  *
  * `reader` is who reads: an event with an audience (a direct message) is in the
  * page only for a member of that audience. Hiding an event from one reader opens

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** The durable event log (decisions §7). See docs/events.md for how cursors are assigned. */
+/** The durable event log (protocol: Events). See docs/events.md for how cursors are assigned. */
 export interface EventTable {
   cursor: Generated<number>;
   type: string;

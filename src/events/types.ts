@@ -23,7 +23,7 @@ export interface NewEvent<T extends EventType = EventType> {
   audience?: string[];
 }
 
-/** The wire shape of an event (decisions §7). */
+/** The wire shape of an event (docs/protocol.md#the-event-object). */
 export interface AtriumEvent {
   cursor: number;
   type: string;

@@ -76,7 +76,7 @@ export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx
           : 'this operation does not accept a session',
       );
     }
-    // decisions §5: a pending agent's key authenticates, but every action is refused.
+    // protocol: Member status. A pending agent's key authenticates, but every action is refused.
     if (resolved.member.status === 'pending' && !op.auth.anonymous) {
       throw forbidden(`member ${resolved.member.handle} is pending approval`);
     }
@@ -94,7 +94,7 @@ function describeRequired(op: AnyOperation): string {
 }
 
 /**
- * decisions §3: cookie-authenticated unsafe requests must come from our own
+ * protocol: Credentials (CSRF). Cookie-authenticated unsafe requests must come from our own
  * origin. A missing Origin is refused too: browsers always send it on
  * cross-origin unsafe requests, so only non-browser clients omit it, and those
  * should use a bearer token instead of a cookie.

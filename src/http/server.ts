@@ -49,7 +49,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   app.setValidatorCompiler(createValidatorCompiler(opts.sharedSchemas));
   for (const schema of opts.sharedSchemas) app.addSchema(schema);
 
-  // reference: Endpoints, "All bodies are JSON": only our own JSON parser is
+  // protocol: Conventions, bodies are JSON: only our own JSON parser is
   // installed (Fastify's default text/plain parser would let a string reach the
   // validator), so any other media type is a 415. An empty body is "no body"
   // (operations without input may be called with or without `{}`), malformed

@@ -4,10 +4,10 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { MemberKeyTable } from './tables.js';
 
-/** What a client activation calls itself when it gives no name (reference: Client activation). */
+/** What a client activation calls itself when it gives no name (protocol: Client activation). */
 export const GENERIC_CLIENT_NAME = 'API client';
 
-/** decisions §3: one API credential as the credentials page shows it; never the key. */
+/** protocol: API credentials. One API credential as the credentials page shows it; never the key. */
 export interface ApiCredentialView {
   id: string;
   client_name: string;

@@ -4,7 +4,7 @@ import type { Actor, MemberActor } from './actor.js';
 
 /**
  * Account operations (sign-out, the credentials page) deliberately refuse API
- * keys (reference: Authentication, "Session bearer"): a leaked key must not be
+ * keys (protocol: Operations that need a signed-in session): a leaked key must not be
  * able to list or revoke its siblings.
  */
 export function requireSession(actor: Actor): MemberActor {

@@ -8,7 +8,7 @@ import type { Actor } from './actor.js';
 import { issueSignInCode, normaliseEmail, type IssuedCode } from './sign-in.js';
 
 /**
- * `POST /v0/humans` (decisions §3): the steward key or a signed-in host-wide
+ * `POST /v0/humans` (protocol: Member): the steward key or a signed-in host-wide
  * owner adds a human. `host` is not enough: who has an account is the owner's call.
  */
 export async function addHuman(tx: Tx, actor: Actor, input: NewHuman): Promise<MemberRecord> {
@@ -22,7 +22,7 @@ export interface SignUpResult extends IssuedCode {
 }
 
 /**
- * `POST /v0/sign-up` (decisions §3, when open sign-up is on). Handles are public,
+ * `POST /v0/sign-up` (protocol: Member, when open sign-up is on). Handles are public,
  * so a taken handle is a plain 409. A taken address is not revealed: its owner
  * is mailed a code for the account they already have, and the caller gets the
  * same answer as for a new account (docs/decisions-local.md).

@@ -217,7 +217,7 @@ export const revokeCredential = defineOperation({
   },
 });
 
-/** Humans, sign-in, sessions and API credentials (decisions §3). */
+/** Humans, sign-in, sessions and API credentials (docs/protocol.md#sessions). */
 export const identityOperations: AnyOperation[] = [
   createHumanOperation,
   signUpOperation,

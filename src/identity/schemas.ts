@@ -12,7 +12,7 @@ export const Email = Type.String({
 
 const DisplayName = Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: 'Defaults to the handle' });
 
-/** decisions §3: `POST /v0/humans` and `POST /v0/sign-up` take the same body. */
+/** protocol: Member. `POST /v0/humans` and `POST /v0/sign-up` take the same body. */
 export const NewHumanBody = Type.Object(
   { handle: Handle, email: Email, display_name: Type.Optional(DisplayName) },
   { additionalProperties: false },

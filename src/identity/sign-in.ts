@@ -6,7 +6,7 @@ import { serialiseOn } from '../shared/rate-limit.js';
 import type { Tx } from '../storage/database.js';
 import { startSession, type StartedSession } from './sessions.js';
 
-/** decisions §3: a code lives 10 minutes, is single use, and is burned after 5 wrong tries. */
+/** protocol: Sessions. A code lives 10 minutes, is single use, and is burned after 5 wrong tries. */
 export const SIGN_IN_CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const SIGN_IN_CODE_MAX_WRONG_TRIES = 5;
 /**
@@ -42,7 +42,7 @@ export interface IssuedCode {
  * Issues a one-time code for the human with this address, replacing any code
  * not yet used. Unknown addresses, agents, suspended members and addresses over
  * the per-window limit get nothing; the caller answers the same either way
- * (decisions §3: no account enumeration).
+ * (protocol: Sessions; no account enumeration).
  */
 export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedCode | undefined> {
   const email = normaliseEmail(rawEmail);
@@ -138,7 +138,7 @@ export async function verifySignInCode(tx: Tx, rawEmail: string, code: string): 
     .where('type', '=', 'human')
     .executeTakeFirst();
   if (!member) return { kind: 'refused' };
-  // decisions §5: a suspended member's sessions are refused, so none is started.
+  // protocol: Member status. A suspended member's sessions are refused, so none is started.
   if (member.status !== 'active') return { kind: 'suspended', handle: member.handle };
 
   await tx.db.updateTable('members').set({ email_verified: 1, updated_ts: now }).where('handle', '=', member.handle).execute();

@@ -24,7 +24,7 @@ export interface SessionTable {
   revoked_ts: string | null;
 }
 
-/** A one-time e-mail sign-in code (decisions §3): 10 minutes, single use, 5 tries. */
+/** A one-time e-mail sign-in code (protocol: Sessions): 10 minutes, single use, 5 tries. */
 export interface SignInCodeTable {
   id: string;
   email: string;

@@ -5,11 +5,11 @@ import { isOwnerOrHost, requireActiveMember } from '../roles/authority.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
 /**
- * The caller's inbox feed (reference: Event feeds; Feeds 1-3): events that
+ * The caller's inbox feed (docs/protocol.md#feeds): events that
  * mention the caller (subject `member:mentioned:<handle>`; a direct message names
  * its recipient there too), oldest first, with the Space feed's cursor rules.
  * The recipient is always the authenticated member: an operator's key reads its
- * own inbox, never its agents' (reference: Authentication 4). Mentions are
+ * own inbox, never its agents' (protocol: Feeds). Mentions are
  * filtered by the caller's current read access to each event's Space, checked on
  * every read, so losing access to an invite Space hides its mentions at once.
  */

@@ -5,7 +5,7 @@ const inFlight = new WeakMap<Mailer, Set<Promise<void>>>();
 
 /**
  * Sends a message without making the caller wait for it. Sign-in answers must
- * not reveal whether an address has an account (decisions §3), and an SMTP round
+ * not reveal whether an address has an account (protocol: Sessions), and an SMTP round
  * trip taken only for known addresses would reveal exactly that through the
  * response time; so would an error surfacing from a failed send. A failure is
  * logged for the operator (without the message text, which holds a code).

@@ -17,7 +17,7 @@ export interface Mailer {
 
 /**
  * Real SMTP through nodemailer when `ATRIUM_SMTP_URL` is set. Otherwise
- * (decisions §2) the mail is written to `<data dir>/outbox/*.eml` and to the
+ * (docs/configuration.md) the mail is written to `<data dir>/outbox/*.eml` and to the
  * server log: without SMTP that is the only way a first-time operator can read a
  * sign-in code, so this development mode deliberately logs the message.
  */

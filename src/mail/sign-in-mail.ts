@@ -10,7 +10,7 @@ export interface SignInMailInput {
   existingAccount?: boolean;
 }
 
-/** decisions §3: the code, and a link `<base>/sign-in?email=…&code=…` that fills it in. */
+/** protocol: Sessions. The code, and a link `<base>/sign-in?email=…&code=…` that fills it in. */
 export function signInLink(baseUrl: string, email: string, code: string): string {
   const url = new URL('/sign-in', baseUrl);
   url.searchParams.set('email', email);

@@ -4,7 +4,7 @@ import { isUntrusted } from '../content/untrusted.js';
 import { closeMarker, neutralise, openMarker } from './neutralise.js';
 
 /**
- * The untrusted-content envelope (reference: core rule 4; docs/mcp-envelope.md).
+ * The untrusted-content envelope (protocol: core rule 4; docs/mcp-envelope.md).
  * Every string a response schema declares with `UntrustedText` reaches an MCP
  * client labelled as data with where it came from, and reaches the model
  * between boundary markers it cannot forge. What is untrusted is read from the

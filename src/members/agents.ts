@@ -22,7 +22,7 @@ export interface RegisteredAgent {
 }
 
 /**
- * reference: POST /v0/agents. Anyone may register an agent for an existing
+ * protocol: Member, `POST /v0/agents`. Anyone may register an agent for an existing
  * human operator; the agent starts `pending` and unconfirmed, and its key is
  * refused every action until the operator confirms it and an Owner/Host
  * approves it (lifecycle.ts). Naming an operator proves nothing, so it never
@@ -62,6 +62,6 @@ export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Prom
 function registrationActor(actor: Actor): EventActor {
   if (actor.kind === 'anonymous') return { system: 'registration' };
   if (actor.kind === 'steward') return { steward: true };
-  // decisions §5: a pending (or suspended) member may not act, registering included.
+  // protocol: Member status. A pending (or suspended) member may not act, registering included.
   return { handle: requireActiveMember(actor).member.handle };
 }

@@ -18,7 +18,7 @@ export const REGISTRATION_NOTE =
   'The agent stays pending, and every action with the key is refused, until its operator confirms it ' +
   '(`atrium agents confirm <handle>`) and an Owner or Host of this host approves it.';
 
-/** decisions §5: `email` and `email_verified` only for the steward key or the member itself. */
+/** protocol: Member. `email` and `email_verified` only for the steward key or the member itself. */
 function viewFor(actor: Actor, member: MemberRecord, baseUrl: string): MemberView {
   const isSelf = actor.kind === 'member' && actor.member.handle === member.handle;
   return memberView(member, baseUrl, { private: actor.kind === 'steward' || isSelf });
@@ -177,7 +177,7 @@ export const reinstateMember = statusMove(
     'confirmed it. Only a host-wide Owner or the steward key may reinstate an Owner (403 otherwise).',
 );
 
-/** Members and agents (decisions §5). */
+/** Members and agents (protocol: Member status). */
 export const memberOperations: AnyOperation[] = [
   registerAgent,
   listMembersOperation,

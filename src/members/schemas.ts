@@ -3,7 +3,7 @@ import { UntrustedText } from '../content/untrusted.js';
 import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 import type { MemberRecord } from './records.js';
 
-/** reference: Member. `email` and `email_verified` appear only for the steward key or the member itself. */
+/** protocol: Member. `email` and `email_verified` appear only for the steward key or the member itself. */
 export const MemberSchema = Type.Object(
   {
     id: Type.String({ format: 'uri', description: 'Dereferenceable member URL: <base>/v0/members/<handle>' }),
@@ -73,10 +73,10 @@ export function memberView(member: MemberRecord, baseUrl: string, opts: { privat
   return view;
 }
 
-/** reference: Limits. Capabilities are short free-text labels the agent declares. */
+/** protocol: Limits. Capabilities are short free-text labels the agent declares. */
 export const Capabilities = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 16, uniqueItems: true });
 
-/** reference: POST /v0/agents. */
+/** protocol: Member, `POST /v0/agents`. */
 export const RegisterAgentBody = Type.Object(
   {
     handle: Handle,

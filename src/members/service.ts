@@ -26,7 +26,7 @@ export interface NewHuman {
 }
 
 /**
- * Creates an active human whose address is not yet verified (decisions §3):
+ * Creates an active human whose address is not yet verified (protocol: Member):
  * they get a session only by proving the address with a sign-in code.
  */
 export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): Promise<MemberRecord> {
@@ -68,7 +68,7 @@ export interface NewMemberRow {
 }
 
 /**
- * Inserts a member. Handles are never reused (reference: Member) and sign-in
+ * Inserts a member. Handles are never reused (protocol: Member) and sign-in
  * addresses are unique: the database's unique constraints settle concurrent
  * registrations, and the loser gets a 409 rather than a 500.
  */

@@ -2,7 +2,7 @@
 export type MemberType = 'human' | 'agent';
 export type MemberStatus = 'pending' | 'active' | 'suspended';
 
-/** A Member (reference: Member). The handle is the key: immutable, never reused. */
+/** A Member (protocol: Member). The handle is the key: immutable, never reused. */
 export interface MemberTable {
   handle: string;
   type: MemberType;

@@ -1,7 +1,7 @@
 import { conflict, invalid } from '../shared/errors.js';
 import type { SpaceRecord } from '../spaces/records.js';
 
-/** decisions §6: content writes (messages, channels, tasks …) need an active Space. */
+/** protocol: Space status. Content writes (messages, channels, tasks …) need an active Space. */
 export function requireActiveSpace(space: SpaceRecord): void {
   if (space.status !== 'active') throw conflict(`Space ${space.slug} is ${space.status}: content can be added only to an active Space`);
 }

@@ -4,7 +4,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 
 /*
- * Mention candidates of a message body (reference: Events, message_posted).
+ * Mention candidates of a message body (protocol: Event types, `message_posted`).
  * The rules, and why they are what they are, are in docs/mentions.md.
  *
  * Context comes from the CommonMark + GFM syntax tree, never from a pattern over

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 
 /**
- * The members a body mentions (reference: Events, `message_posted`): the
+ * The members a body mentions (protocol: Event types, `message_posted`): the
  * parser's candidates (found before the transaction, see prepareBody) (plain text only: never code, links, autolinks, URLs or
  * e-mail addresses) resolved against member identities, in first-appearance
  * order. Only active members are notified: a pending or suspended member, or an

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { Handle, PageLimit, Timestamp } from '../shared/schemas.js';
 
-/** decisions §8: a Markdown body of 1-20000 characters. */
+/** protocol: Messages. A Markdown body of 1-20000 characters. */
 export const MAX_MESSAGE_BODY = 20000;
 export const DEFAULT_MESSAGE_LIMIT = 50;
 export const MAX_MESSAGE_LIMIT = 200;

@@ -1,5 +1,5 @@
 /**
- * Messages (decisions §8; docs/messages.md). One message is posted to exactly
+ * Messages (protocol: Messages; docs/messages.md). One message is posted to exactly
  * one target: a channel, a direct conversation with one other member, or a
  * task's discussion. Other capabilities post and list through this API:
  *

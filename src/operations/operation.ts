@@ -4,7 +4,7 @@ import { withStorableText } from '../content/text.js';
 import type { Actor } from '../identity/actor.js';
 import type { Tag } from './tags.js';
 
-/** How a caller may authenticate (decisions §3; reference: Authentication). */
+/** How a caller may authenticate (protocol: Authentication). */
 export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
 
 /**

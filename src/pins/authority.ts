@@ -9,7 +9,7 @@ import type { SpaceRecord } from '../spaces/records.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
 /**
- * Who may append a pin (reference: Resource rule 4; decisions §4): the pin
+ * Who may append a pin (protocol: Owner, Host and maintainer): the pin
  * administrators (Owner/Host of the Space with their session or member key, or
  * the steward key), or the Space's designated maintainer with any member credential. The
  * maintainer's power lasts only while the assignment is active and the

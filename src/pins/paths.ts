@@ -1,7 +1,7 @@
 import { invalid } from '../shared/errors.js';
 import { pattern } from '../shared/schemas.js';
 
-/** A pin entry naming a file on the repository's `main` branch (reference: Space, pinned_resources). */
+/** A pin entry naming a file on the repository's `main` branch (protocol: Space, `pinned_resources`). */
 export const REPO_PREFIX = 'repo:';
 
 /** Longest pin entry, `repo:` included; git itself allows longer paths, no front page needs them. */

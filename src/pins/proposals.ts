@@ -15,7 +15,7 @@ import { DEFAULT_LIST_LIMIT, type ProposalStatus } from './schemas.js';
 import { appendResource, lockSpace, requirePinnable } from './service.js';
 
 /**
- * Pin proposals (reference: Resource rule 5; decisions §8): any member who may
+ * Pin proposals (protocol: Pin proposals): any member who may
  * act in the Space asks the Owner/Host to pin one of its Resources. A proposal
  * is a `pin_proposal` task, so it shares the host's task ids and shows in task
  * listings; its states map onto the task statuses (pending = `open`, accepted =
@@ -254,7 +254,7 @@ export interface ProposalFilters {
   limit?: number;
 }
 
-/** The history (decisions §8), newest first; follows read access. */
+/** The history (protocol: Pin proposals), newest first; follows read access. */
 export async function listProposals(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, filters: ProposalFilters): Promise<PinProposalRecord[]> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 
 /**
  * Reads files from the `main` branch of the repository at ATRIUM_REPOSITORY_PATH
- * (decisions §2) through the git CLI: `ls-tree` and `cat-file` on git's object
+ * (docs/configuration.md) through the git CLI: `ls-tree` and `cat-file` on git's object
  * store, never a working tree, so what is served is exactly what `main` holds
  * and uncommitted or ignored files never leak. Processes are started with
  * `spawn` and an argument vector (no shell), a time limit and an output cap.
@@ -122,7 +122,7 @@ async function readFilesAt(gitDir: string, commit: string, wanted: string[]): Pr
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/** Text means NUL-free, valid UTF-8 (reference: Resource rules). */
+/** Text means NUL-free, valid UTF-8 (protocol: Pins and the front page). */
 function decode(bytes: Buffer): RepositoryFileState {
   if (bytes.includes(0)) return { state: 'not_text', why: 'contains a NUL byte' };
   try {

@@ -4,7 +4,7 @@ import { PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
 import { spaceParams } from '../spaces/schemas.js';
 import { PIN_ENTRY_MAX, PIN_ENTRY_PATTERN, REPOSITORY_PATH_PATTERN, REPO_PREFIX } from './paths.js';
 
-/** docs/pins.md: limits chosen here where the reference is silent. */
+/** docs/pins.md: limits chosen here where the protocol leaves them open. */
 export const MAX_PINS = 5;
 export const PIN_REASON_MAX = 500;
 export const RATIONALE_MAX = 2000;
@@ -47,7 +47,7 @@ export const AppendPinBody = Type.Object(
 const ProposalId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The pin proposal (a task id).' });
 export const ProposalParams = spaceParams({ id: ProposalId });
 
-/** One pin of the front page, in pin order. Names, paths and bodies are content: untrusted (reference: core rule 4). */
+/** One pin of the front page, in pin order. Names, paths and bodies are content: untrusted (protocol: core rule 4). */
 const FrontPagePinSchema = Type.Object(
   {
     id: Type.String({ description: 'The entry as it stands in `pinned_resources`.' }),
@@ -95,7 +95,7 @@ export const RepositoryFileSchema = Type.Object(
   { $id: 'RepositoryFile', additionalProperties: false },
 );
 
-/** A pin proposal (reference: Other records): a `pin_proposal` task seen through its own lens. */
+/** A pin proposal (protocol: Pin proposals): a `pin_proposal` task seen through its own lens. */
 export const PinProposalSchema = Type.Object(
   {
     id: ProposalId,

@@ -15,7 +15,7 @@ import { currentBodies, resourcesInSpace } from './resources.js';
 import { MAX_PINS } from './schemas.js';
 
 /**
- * Pins (reference: Resources and pins, rules 2-4 and 6): the ordered list of at
+ * Pins (docs/protocol.md#pins-and-the-front-page): the ordered list of at
  * most five entries on a Space's front page, kept as JSON in
  * `spaces.pinned_resources`. Every change reads and writes that column under a
  * lock on the Space row (PostgreSQL; SQLite serialises writers), so two
@@ -50,7 +50,7 @@ export async function lockSpace(tx: Tx, slug: string): Promise<SpaceRecord> {
   return toSpaceRecord(row);
 }
 
-/** decisions §6: pins change only in `active` Spaces; archived ones are read-only (reference: rule 2). */
+/** Pins change only in `active` Spaces; archived ones are read-only (protocol: Space status). */
 export function requirePinnable(space: SpaceRecord): void {
   if (space.status !== 'active') throw conflict(`Space ${space.slug} is ${space.status}: pins change only in an active Space`);
 }
@@ -86,7 +86,7 @@ export async function setPins(tx: Tx, actor: Actor, slug: string, input: SetPins
   return writePins(tx, actor, space, next, input.reason ?? '');
 }
 
-/** A new repository pin must name a UTF-8 `.md` file that exists on `main` now (reference: rules 2 and 3). */
+/** A new repository pin must name a UTF-8 `.md` file that exists on `main` now (protocol: Pins and the front page). */
 function checkNewRepositoryPin(path: string, where: string, repository: RepositoryView): void {
   checkRepositoryPath(path, where);
   if (!repository.configured) throw invalid(`${where}: repository pins are not available on this host (ATRIUM_REPOSITORY_PATH is not set)`);
@@ -112,7 +112,7 @@ export interface AppendPinInput {
 }
 
 /**
- * `POST …/pins/append` (reference: rule 4): one Resource of this Space at the
+ * `POST …/pins/append` (protocol: Pins and the front page): one Resource of this Space at the
  * end. Already pinned is a no-op even when the list is full; a full list is a
  * 409 and evicts nothing.
  */
@@ -182,7 +182,7 @@ export interface FrontPage {
   protocol: string;
 }
 
-/** `GET …/front-page` (reference: rule 6): the pinned content in pin order; follows read access. */
+/** `GET …/front-page` (protocol: Pins and the front page): the pinned content in pin order; follows read access. */
 export async function frontPage(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, repositoryPath: string | undefined): Promise<FrontPage> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);

@@ -17,9 +17,9 @@ import * as resources from './service.js';
 const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG: Tag = 'Resources';
 
-const READ_RULE = 'Follows read access: public for open and request Spaces, admission for invite Spaces (decisions §6).';
+const READ_RULE = 'Follows read access: public for open and request Spaces, admission for invite Spaces.';
 const WRITE_RULES =
-  'The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise). ' +
+  'The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise). ' +
   '`content` is Markdown: UTF-8 text without NUL characters (a request body whose bytes are not UTF-8 is 422), ' +
   `at most ATRIUM_RESOURCE_MAX_BYTES bytes of UTF-8 (default ${DEFAULT_RESOURCE_MAX_BYTES}, 1 MiB; 422 above: bytes, not characters). ` +
   '`mime_type` may only be `text/markdown` (the default). Everything is checked before anything is written.';

@@ -5,11 +5,11 @@ import { idPattern } from '../shared/ids.js';
 import { PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
 import { spaceParams } from '../spaces/schemas.js';
 
-/** docs/resources.md: limits and defaults chosen here (the reference leaves them open). */
+/** docs/resources.md: limits and defaults chosen here (the protocol leaves them open). */
 export const NAME_MAX = 200;
 export const KIND_MAX = 64;
 export const DEFAULT_KIND = 'document';
-/** reference: Resource, ResourceVersion, Blob: "only `text/markdown` is allowed". */
+/** protocol: Resources and versions. Only `text/markdown` exists. */
 export const MIME_TYPES = ['text/markdown'] as const;
 export type ResourceMimeType = (typeof MIME_TYPES)[number];
 export const DEFAULT_MIME_TYPE: ResourceMimeType = 'text/markdown';
@@ -34,7 +34,7 @@ const ByteLength = Type.Integer({ minimum: 0, description: 'Length of the conten
 const Name = UntrustedText({ minLength: 1, maxLength: NAME_MAX, description: 'Title, 1-200 characters.' });
 const Content = UntrustedText({ description: 'The Markdown text, verbatim.' });
 
-/** Member-written name and content are untrusted data (reference: core rule 4). */
+/** Member-written name and content are untrusted data (protocol: core rule 4). */
 const resourceFields = {
   id: Type.String({ description: 'Resource id (`res_…`); stable across versions and renames.' }),
   space: Type.String({ description: 'Slug of the Space the Resource belongs to.' }),

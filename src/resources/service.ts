@@ -20,8 +20,8 @@ import {
 import { DEFAULT_KIND, DEFAULT_LIST_LIMIT, DEFAULT_MIME_TYPE, MIME_TYPES, type ResourceMimeType } from './schemas.js';
 
 /**
- * Versioned Markdown Resources over content-addressed blobs (reference:
- * Resource, ResourceVersion, Blob; docs/resources.md). A Resource row names
+ * Versioned Markdown Resources over content-addressed blobs (protocol:
+ * Resources and versions; docs/resources.md). A Resource row names
  * its current version; each version is an immutable row pointing at a blob by
  * digest; equal bytes are stored once. Advancing `current_version` is a
  * conditional UPDATE, so of two updates based on the same version exactly one
@@ -30,7 +30,7 @@ import { DEFAULT_KIND, DEFAULT_LIST_LIMIT, DEFAULT_MIME_TYPE, MIME_TYPES, type R
 
 type Reader = Kysely<DatabaseSchema>;
 
-/** Content checked and encoded before any transaction opens (reference: Resource rule 1). */
+/** Content checked and encoded before any transaction opens (protocol: Resources and versions). */
 export interface PreparedContent {
   text: string;
   bytes: Buffer;
@@ -39,7 +39,7 @@ export interface PreparedContent {
 }
 
 /**
- * Every content check, in the order of Resource rule 1: MIME allowlist, NUL-free
+ * Every content check, in the order docs/resources.md gives: MIME allowlist, NUL-free
  * text, then the final UTF-8 byte length. The edge already refuses NUL, lone
  * surrogates and bytes that are not UTF-8 in any JSON body; checking again here
  * keeps this function safe for callers that do not come through it.
@@ -139,7 +139,7 @@ async function requireResource(db: Reader, slug: string, id: string): Promise<Re
   return resource;
 }
 
-/** The Space a Resource write happens in: the caller may act there (decisions §6) and it is `active` (409). */
+/** The Space a Resource write happens in: the caller may act there (protocol: Space admission) and it is `active` (409). */
 async function writableSpace(tx: Tx, actor: Actor, slug: string): Promise<string> {
   const space = await getSpace(tx.db, slug);
   const member = await requireAct(tx.db, actor, space);
@@ -262,14 +262,14 @@ async function insertVersion(tx: Tx, id: string, version: number, name: string, 
     .execute();
 }
 
-/** Read access follows the Space (decisions §6): public for open and request Spaces. */
+/** Read access follows the Space (protocol: Space admission): public for open and request Spaces. */
 async function readableSpace(db: Reader, actor: Actor, slug: string): Promise<void> {
   await requireRead(db, actor, await getSpace(db, slug));
 }
 
 /**
- * Most recently updated first (reference: "list projections use `updated_ts`
- * newest first"); ties (one millisecond) by id, so `before` pages without
+ * Most recently updated first (protocol: Resources and versions; there is no manual
+ * order); ties (one millisecond) by id, so `before` pages without
  * gaps or repeats while nothing changes.
  */
 export async function listResources(db: Reader, actor: Actor, slug: string, filters: ListFilters): Promise<ResourceRecord[]> {

@@ -1,5 +1,5 @@
 /**
- * A Resource (reference: Resource, ResourceVersion, Blob): a named Markdown
+ * A Resource (protocol: Resources and versions): a named Markdown
  * document in one Space whose content lives in immutable versions.
  */
 export interface ResourceTable {

@@ -8,7 +8,7 @@ import type { Role } from './tables.js';
 export interface OwnerHostScope {
   /** The Space the power is exercised on; a Space-scoped assignment counts there. */
   space?: string;
-  /** Approve/archive/restore of a Space need a host-wide assignment (decisions §4). */
+  /** Approve/archive/restore of a Space need a host-wide assignment (protocol: Owner, Host and maintainer). */
   hostWideOnly?: boolean;
   /**
    * The few powers that need a sign-in (review policy, listing role assignments):

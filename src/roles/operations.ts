@@ -93,5 +93,5 @@ export const revokeRoleAssignment = defineOperation({
 /** Named schemas this module adds to the contract. */
 export const roleSchemas = [RoleAssignmentSchema];
 
-/** Role assignments (decisions §4). */
+/** Role assignments (protocol: Role assignments). */
 export const roleOperations: AnyOperation[] = [assignRole, listRoleAssignments, revokeRoleAssignment];

@@ -6,7 +6,7 @@ import { SpaceSlug } from '../spaces/schemas.js';
 export const RoleSchema = StringEnum(['owner', 'host', 'maintainer']);
 export const AssignmentStatusSchema = StringEnum(['active', 'revoked']);
 
-/** decisions §4: the role assignment record; host-wide when `space` is null. */
+/** protocol: Role assignments. The role assignment record; host-wide when `space` is null. */
 export const RoleAssignmentSchema = Type.Object(
   {
     id: Type.String(),

@@ -17,7 +17,7 @@ export interface NewAssignment {
 }
 
 /**
- * Assigns a role (decisions §4). Agents never hold `owner` or `host`; a
+ * Assigns a role (protocol: Role assignments). Agents never hold `owner` or `host`; a
  * maintainer is always scoped to one Space. Authority to assign is checked by
  * the caller of this function (operation or admin CLI).
  */
@@ -62,7 +62,7 @@ export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment
   }
   tx.emit({
     type: 'role_assigned',
-    // decisions §7: role events belong to no Space; the host-wide feed carries them.
+    // protocol: Event types. Role events belong to no Space; the host-wide feed carries them.
     space: null,
     actor,
     subjects: [`member:${member.handle}`, ...(space ? [`space:${space}`] : [])],
@@ -113,7 +113,7 @@ export async function getAssignment(db: Kysely<DatabaseSchema>, id: string): Pro
 }
 
 /**
- * Revokes an active assignment (decisions §4). Authority to revoke is checked by
+ * Revokes an active assignment (protocol: Role assignments). Authority to revoke is checked by
  * the caller. The conditional update lets only one of two racing revocations win.
  */
 export async function revokeRole(tx: Tx, actor: EventActor, id: string): Promise<RoleAssignment> {

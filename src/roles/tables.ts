@@ -1,6 +1,6 @@
 export type Role = 'owner' | 'host' | 'maintainer';
 
-/** A role assignment (decisions §4): host-wide when `space` is null. */
+/** A role assignment (protocol: Role assignments): host-wide when `space` is null. */
 export interface RoleAssignmentTable {
   id: string;
   member_handle: string;

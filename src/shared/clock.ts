@@ -8,7 +8,7 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/** ISO 8601, UTC, millisecond precision, always ending in `Z` (reference: timestamps). */
+/** ISO 8601, UTC, millisecond precision, always ending in `Z` (protocol: Conventions). */
 export function isoTs(date: Date): string {
   return date.toISOString();
 }

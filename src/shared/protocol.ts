@@ -1,2 +1,2 @@
-/** The protocol version string (decisions §1), returned by discovery, lists and feeds. */
+/** The protocol version string (docs/protocol.md#versioning), returned by discovery, lists and feeds. */
 export const PROTOCOL = 'atrium/0.1-draft';

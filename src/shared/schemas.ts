@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/** The only error body (reference: Errors): `{detail}` and nothing else. */
+/** The only error body (protocol: Errors): `{detail}` and nothing else. */
 export const ErrorBody = Type.Object(
   { detail: Type.String({ description: 'What went wrong, written for the caller.' }) },
   { $id: 'Error', additionalProperties: false },

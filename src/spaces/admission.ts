@@ -9,7 +9,7 @@ import { getSpace } from './service.js';
 import type { MembershipState } from './tables.js';
 
 /**
- * Space admission (decisions §6). Reads of `open` and `request` Spaces are
+ * Space admission (docs/protocol.md#space-admission). Reads of `open` and `request` Spaces are
  * public; `invite` Spaces need current admission (or Owner/Host). Writes in
  * `request` and `invite` Spaces need admission; in `open` Spaces every active
  * member may act.

@@ -132,7 +132,7 @@ export const changeReviewPolicy = defineOperation({
     ctx.db.transaction((tx) => spaces.changeReviewPolicy(tx, actor, params.slug, body.review_policy, body.reason)),
 });
 
-// Space admission (decisions §6).
+// Space admission (docs/protocol.md#space-admission).
 
 const MembershipSchema = Type.Object(
   {

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ReviewPolicy, SpaceTable } from './tables.js';
 import type { SpaceSchema } from './schemas.js';
 
-/** The wire shape of a Space (reference: Space): the schema's static type, so the two cannot drift. */
+/** The wire shape of a Space (protocol: Space): the schema's static type, so the two cannot drift. */
 export type SpaceRecord = Static<typeof SpaceSchema>;
 
 export function toSpaceRecord(row: Selectable<SpaceTable>): SpaceRecord {
@@ -29,6 +29,6 @@ export function spaceNameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
 
-/** Defaults for what the reference leaves open (docs/decisions-local.md). */
+/** Defaults for what the protocol leaves open (docs/decisions-local.md). */
 export const DEFAULT_REVIEW_POLICY: ReviewPolicy = 'independent_principal';
 export const GOVERNANCE_MODE = 'hosted';

@@ -7,7 +7,7 @@ export const JoinPolicySchema = StringEnum(['open', 'request', 'invite']);
 export const ReviewPolicySchema = StringEnum(['independent_principal', 'distinct_member', 'self_attested']);
 export const SpaceStatusSchema = StringEnum(['proposed', 'active', 'archived']);
 
-/** reference: Space. Responses carry exactly these fields. */
+/** protocol: Space. Responses carry exactly these fields. */
 export const SpaceSchema = Type.Object(
   {
     slug: SpaceSlug,

@@ -21,7 +21,7 @@ export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promis
 }
 
 /**
- * reference: GET /v0/spaces. Newest first. The default lists proposed and
+ * protocol: Space, `GET /v0/spaces`. Newest first. The default lists proposed and
  * active Spaces; archived ones are removed from public listings and need the
  * steward key or a host-wide Owner/Host.
  */
@@ -107,7 +107,7 @@ export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInpu
   return getSpace(tx.db, input.slug);
 }
 
-/** The Space status table (reference: States and transitions, Space status). */
+/** The Space status table (protocol: Space status). */
 const TRANSITIONS = {
   approve: { from: 'proposed', to: 'active', event: 'space_approved' },
   archive: { from: 'proposed', to: 'archived', event: 'space_archived' },
@@ -139,7 +139,7 @@ export async function transitionSpace(
   const base = { space: slug, actor: eventActor(actor), subjects: [`space:${slug}`] };
   if (rule.event === 'space_archived') tx.emit({ ...base, type: rule.event, payload: { slug, reason } });
   else tx.emit({ ...base, type: rule.event, payload: { slug } });
-  // decisions §8: every Space gets channel `general` when approved, in the same transaction.
+  // protocol: Channels. Every Space gets channel `general` when approved, in the same transaction.
   if (transition === 'approve') await createGeneralChannel(tx, actor.kind === 'member' ? actor.member.handle : null, slug);
   return getSpace(tx.db, slug);
 }

@@ -26,7 +26,7 @@ export interface SpaceTable {
   pinned_resources: string;
 }
 
-/** A member's admission state in one Space (decisions §6). */
+/** A member's admission state in one Space (protocol: Space admission). */
 export interface SpaceMembershipTable {
   space: string;
   member_handle: string;

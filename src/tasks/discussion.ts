@@ -9,8 +9,8 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
 /**
- * Task discussion (decisions §8): messages about a task, which supply context
- * but never change its state (reference: core rule 2). The messages capability
+ * Task discussion (protocol: Messages): messages about a task, which supply context
+ * but never change its state (protocol: core rule 2). The messages capability
  * stores them, resolves mentions and emits `message_posted` with a `task:<id>`
  * subject; this module only makes sure the task is this Space's. A task's
  * discussion stays open in every state: finished work is still worth talking about.

@@ -1,7 +1,7 @@
 import type { TaskStatus } from './tables.js';
 
 /**
- * The task state table (decisions §8 names the transitions; docs/tasks.md has
+ * The task state table (docs/protocol.md#task-status names the transitions; docs/tasks.md has
  * the table and who may make each move). A move from any other state is a 409.
  */
 export const MOVES = {

@@ -14,7 +14,7 @@ const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG: Tag = 'Tasks';
 
 const WRITE_RULES =
-  'The caller must be allowed to act in the Space (decisions §6) and the Space must be `active` (409 otherwise).';
+  'The caller must be allowed to act in the Space and the Space must be `active` (409 otherwise).';
 
 export const createTask = defineOperation({
   name: 'create_task',
@@ -139,7 +139,7 @@ export const postTaskMessage = defineOperation({
   tag: TAG,
   summary: "Post a message to a task's discussion",
   description:
-    'Discussion supplies context; it never changes the task (reference: core rule 2). Open in every task state. ' +
+    'Discussion supplies context; it never changes the task. Open in every task state. ' +
     `${WRITE_RULES} \`body\` is Markdown, 1-20000 characters, stored verbatim; mentions notify. ` +
     'Event `message_posted` with subject `task:<id>`.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },

@@ -6,7 +6,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import type { Assurance, TaskKind } from './tables.js';
 
 /**
- * Completion provenance (decisions §8; reference: Space `review_policy`).
+ * Completion provenance (protocol: Tasks; Space `review_policy`).
  * Every completion records who did the work, who completed it, their
  * accountable principals and which assurance actually held. The Space's policy
  * only decides whether a completion is allowed; it never changes what is
@@ -25,7 +25,7 @@ export interface Provenance {
 const STRENGTH: Record<Assurance, number> = { self_attested: 0, distinct_member: 1, independent_principal: 2 };
 
 /**
- * A human is its own principal; an agent's is its operator (reference: Member),
+ * A human is its own principal; an agent's is its operator (protocol: Tasks),
  * but only once that operator has confirmed the agent: anyone may name anyone as
  * an operator, and an unconfirmed name must not let an agent pass as another
  * human's independent review. An unconfirmed agent, or one whose operator is not
@@ -48,7 +48,7 @@ export function assuranceOf(worker: string, workerPrincipal: string | null, comp
 
 /**
  * The minimum a completion needs. Merge and production tasks always need a
- * different accountable principal, whatever the policy (reference: Space
+ * different accountable principal, whatever the policy (protocol: Space
  * `review_policy`); the policy governs the other kinds.
  */
 export function requiredAssurance(kind: TaskKind, policy: ReviewPolicy): Assurance {

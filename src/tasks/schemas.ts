@@ -3,7 +3,7 @@ import { UntrustedText } from '../content/untrusted.js';
 import { PageLimit, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 import { spaceParams } from '../spaces/schemas.js';
 
-/** docs/tasks.md: limits chosen here (decisions §8 leaves them open); a body matches a message body. */
+/** docs/tasks.md: limits chosen here (the protocol leaves them open); a body matches a message body. */
 export const TITLE_MAX = 200;
 export const BODY_MAX = 20000;
 
@@ -36,7 +36,7 @@ const CompletionSchema = Type.Object(
   { $id: 'TaskCompletion', additionalProperties: false },
 );
 
-/** A task (decisions §8). Title and body are member-written: untrusted data (reference: core rule 4). */
+/** A task (protocol: Tasks). Title and body are member-written: untrusted data (protocol: core rule 4). */
 export const TaskSchema = Type.Object(
   {
     id: TaskId,

@@ -15,7 +15,7 @@ import { DEFAULT_LIST_LIMIT } from './schemas.js';
 import type { TaskKind, TaskStatus, TaskTable } from './tables.js';
 
 /**
- * Tasks (decisions §8): typed records that change state (reference: core rule 2),
+ * Tasks (protocol: Tasks): typed records that change state (protocol: core rule 2),
  * with a lifecycle (lifecycle.ts) and completion provenance (provenance.ts).
  * Every move is a conditional update on the state it expects, on a row held
  * until commit on PostgreSQL, so of two racing moves exactly one happens.
@@ -42,7 +42,7 @@ function checkTitle(title: string): void {
 
 /**
  * The Space a task write happens in: the caller must be allowed to act there
- * (decisions §6) and content changes only in `active` Spaces (409 otherwise).
+ * (protocol: Space admission) and content changes only in `active` Spaces (409 otherwise).
  * A completion reads the review policy under a share lock on PostgreSQL, so a
  * concurrent policy change (which locks the row to update it) commits either
  * wholly before or wholly after it, never between the check and the commit.
@@ -116,7 +116,7 @@ async function lockTask(tx: Tx, slug: string, id: number): Promise<TaskRow> {
   return row;
 }
 
-/** Read access follows the Space (decisions §6): public for open and request Spaces. */
+/** Read access follows the Space (protocol: Space admission): public for open and request Spaces. */
 export async function readableTask(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, id: number): Promise<TaskRecord> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);

@@ -5,13 +5,13 @@ export type TaskStatus = 'open' | 'claimed' | 'submitted' | 'completed' | 'cance
 export type Assurance = 'independent_principal' | 'distinct_member' | 'self_attested';
 
 /**
- * A task (decisions §8). One row carries the lifecycle and, once completed, the
+ * A task (protocol: Tasks). One row carries the lifecycle and, once completed, the
  * completion's provenance. `resource_id` and `rationale` are unused by the task
- * endpoints: they are there so a pin proposal (reference: Other records) can be
+ * endpoints: they are there so a pin proposal (protocol: Pin proposals) can be
  * a task of kind `pin_proposal` in this same table.
  */
 export interface TaskTable {
-  /** Integer id per host (decisions §8), from one sequence across all Spaces. */
+  /** Integer id per host (protocol: Tasks), from one sequence across all Spaces. */
   id: Generated<number>;
   space: string;
   kind: TaskKind;

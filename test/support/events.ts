@@ -4,7 +4,7 @@ import { STEWARD_KEY, type TestServer } from './server.js';
 
 export type FeedEvent = AtriumEvent;
 
-/** The host-wide feed (decisions §7), read with the steward key. */
+/** The host-wide feed (protocol: Feeds), read with the steward key. */
 export async function hostEvents(server: TestServer, since = 0): Promise<FeedEvent[]> {
   const page = await server.request('GET', `/v0/events?since=${since}&limit=500`, { token: STEWARD_KEY });
   assert.equal(page.status, 200);

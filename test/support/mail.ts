@@ -15,7 +15,7 @@ export interface Mail {
 export const SIGN_IN_CODE = /\b([BCDFGHJKMNPQRTWXY3467]{4}-[BCDFGHJKMNPQRTWXY3467]{4})\b/;
 
 /**
- * The sign-in mails the server wrote to `<data dir>/outbox/*.eml` (decisions §2:
+ * The sign-in mails the server wrote to `<data dir>/outbox/*.eml` (docs/configuration.md:
  * no SMTP configured), oldest first; each call returns only mail not seen before.
  */
 export function outbox(server: TestServer): () => Promise<Mail[]> {

@@ -3,7 +3,7 @@ import { allOperations } from '../../operations/index.js';
 import { readCredentials, readSession } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
 
-/** Where `atrium serve` listens by default (decisions §2). */
+/** Where `atrium serve` listens by default (docs/configuration.md). */
 export const DEFAULT_HOST = 'http://localhost:8080';
 const REQUEST_TIMEOUT_MS = 60_000;
 

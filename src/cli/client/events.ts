@@ -29,7 +29,7 @@ export interface EventsOptions {
 
 const MAX_BACKOFF_SECONDS = 30;
 
-/** Without a Space: the host-wide feed (decisions §7), for a host-wide Owner/Host or the steward key. */
+/** Without a Space: the host-wide feed (protocol: Feeds), for a host-wide Owner/Host or the steward key. */
 function feed(slug: string | undefined): { name: string; params: Record<string, string> } {
   return slug ? { name: 'list_event_page', params: { slug } } : { name: 'list_host_event_page', params: {} };
 }
@@ -62,7 +62,7 @@ export interface FeedSource {
 
 /**
  * Tails the feed until interrupted, resuming from each page's cursor (an
- * empty page keeps `since`, decisions §7). Lost connections and server errors
+ * empty page keeps `since`, protocol: Cursors and paging). Lost connections and server errors
  * are retried with a growing pause, since a tail should outlive a restart;
  * any other refusal ends it.
  */

@@ -29,7 +29,7 @@ export interface LoginOptions {
 }
 
 /**
- * Browser-mediated client activation (reference: Client activation): the
+ * Browser-mediated client activation (protocol: Client activation): the
  * human approves in a browser where they are signed in, and this client
  * receives a separately revocable API key through the poll. The session
  * itself never leaves the browser.

@@ -13,7 +13,7 @@ export function cell(value: Cell): string {
 
 /**
  * Most of what the CLI prints was written by other members (names, purposes,
- * message bodies; reference: core rule 4), so terminal control sequences in it
+ * message bodies; protocol: core rule 4), so terminal control sequences in it
  * must never reach the terminal: every table cell and record value passes
  * through here. Newlines and tabs stay.
  */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
 /**
- * Tasks (decisions §8; docs/tasks.md). Ids come from one sequence per host.
+ * Tasks (docs/tasks.md). Ids come from one sequence per host.
  * The completion's provenance lives in plain columns so it can be queried;
  * `resource_id` and `rationale` let a pin proposal be a `pin_proposal` task.
  */

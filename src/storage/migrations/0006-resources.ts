@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
-/** Resources, their immutable versions, and content-addressed blobs (reference: Resource, ResourceVersion, Blob). */
+/** Resources, their immutable versions, and content-addressed blobs (protocol: Resources and versions). */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('blobs')

@@ -5,7 +5,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, navigate, signInPath } from '../router';
 import { useSession } from '../session';
 
-// Client activation approval (reference: Client activation; decisions §3).
+// Client activation approval (protocol: Client activation).
 // A command-line client shows a code and this page's address; the human signs
 // in, checks that the code here is the one in their terminal, and approves. The
 // browser session is never handed to the client: the server mints a separate,

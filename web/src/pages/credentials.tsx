@@ -5,7 +5,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { navigate, signInPath } from '../router';
 import { useSession } from '../session';
 
-// The keys client activations minted for the signed-in human (decisions §3:
+// The keys client activations minted for the signed-in human (protocol: API credentials:
 // `GET /v0/credentials`, `POST /v0/credentials/{id}/revoke`, session only).
 
 type Listing = { kind: 'loading' } | { kind: 'failed'; detail: string } | { kind: 'loaded'; credentials: ApiCredential[] };

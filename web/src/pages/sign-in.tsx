@@ -4,7 +4,7 @@ import { ErrorMessage, PageHeading, useTitle } from '../page';
 import { Link, navigate, safeNext, useLocation } from '../router';
 import { useSession } from '../session';
 
-// Sign-in by mailed code (decisions §3): first the address, then the code.
+// Sign-in by mailed code (protocol: Sessions): first the address, then the code.
 // The mailed link `/sign-in?email=…&code=…` fills both in but never submits by
 // itself: mail scanners and link previewers open links, and must not spend the
 // single-use code (or sign anyone in).
