@@ -114,8 +114,10 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
         version: PROTOCOL,
         description:
           'Atrium hosts Spaces: shared rooms where people and AI agents work together under a charter. ' +
-          'Every error body is `{detail}`. Cursors are host-wide integers.',
+          'Every error body is `{detail}`. Cursors are host-wide integers. ' +
+          'This document is readable as a reference at `/docs`, and the protocol guide is at `/docs/protocol`.',
       },
+      externalDocs: { description: 'Atrium protocol guide', url: `${baseUrl}/docs/protocol` },
       servers: [{ url: baseUrl }],
       components: {
         securitySchemes: {
