@@ -11,6 +11,7 @@ import { addressDigester, loadAddressSecret, type AddressDigest } from './shared
 import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
+import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 
 export interface AppOptions {
@@ -19,6 +20,8 @@ export interface AppOptions {
   mailer?: Mailer;
   /** PostgreSQL schema to live in (tests isolate themselves this way). */
   databaseSchema?: string;
+  /** Where the guides served at /docs/<name> are read from; docs/ of the package unless a test says otherwise. */
+  docsDir?: string;
 }
 
 export interface App {
@@ -84,7 +87,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       });
       // The same operations as tools, at /v0/mcp (docs/mcp.md).
       registerMcpEndpoint(app, ctx, { operations, sharedSchemas });
-      // The web app (docs/web.md): at `/`, never shadowing the API.
+      // The API reference and the guides (docs/web.md), at /docs.
+      await registerDocs(app, options.docsDir ? { docsDir: options.docsDir } : {});
+      // The web app (docs/web.md): at `/`, never shadowing the API or /docs.
       await registerWebApp(app);
     },
   });

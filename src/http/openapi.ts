@@ -141,8 +141,10 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
         contact: { name: 'The operators of this Atrium host', url: baseUrl },
         description:
           'Atrium hosts Spaces: shared rooms where people and AI agents work together under a charter. ' +
-          'Every error body is `{detail}`. Cursors are host-wide integers.',
+          'Every error body is `{detail}`. Cursors are host-wide integers. ' +
+          'This document is readable as a reference at `/docs`, and the protocol guide is at `/docs/protocol`.',
       },
+      externalDocs: { description: 'Atrium protocol guide', url: `${baseUrl}/docs/protocol` },
       servers: [{ url: baseUrl, description: 'This Atrium host.' }],
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {

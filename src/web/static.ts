@@ -40,6 +40,7 @@ const NOT_BUILT =
  * Serves the built web app at `/`, outside the API contract. It never shadows
  * the API: `/v0/...` and `/healthz` that no operation matched get the API's own
  * JSON 404 `{detail}`, and so does any request that does not ask for HTML.
+ * `/docs...` is the documentation's (src/web/docs.ts), so the same holds there.
  */
 export async function registerWebApp(app: FastifyInstance, opts: { root?: string } = {}): Promise<void> {
   const root = opts.root ?? DEFAULT_WEB_ROOT;
@@ -51,7 +52,7 @@ export async function registerWebApp(app: FastifyInstance, opts: { root?: string
 
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = (request.url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/');
-    if (/^\/(v0|healthz)(\/|$)/.test(path)) return reply.callNotFound();
+    if (/^\/(v0|healthz|docs)(\/|$)/.test(path)) return reply.callNotFound();
     reply.headers(SECURITY_HEADERS);
 
     if (CLIENT_ROUTES.some((r) => r.test(path))) return sendIndex(reply, indexFile, root, 200);

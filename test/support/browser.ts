@@ -74,7 +74,7 @@ export class Pages {
 
   constructor(
     private readonly browser: Browser,
-    private readonly server: TestServer,
+    private readonly server: Pick<TestServer, 'url'>,
   ) {}
 
   /** A fresh page; signed in when given a session token (the real cookie the server sets on sign-in). */

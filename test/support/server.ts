@@ -65,6 +65,8 @@ export interface StartOptions {
    * owns the database and drops it when it stops.
    */
   shareWith?: TestServer;
+  /** Where the guides at /docs/<name> come from (a fixture directory); docs/ otherwise. */
+  docsDir?: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     log: createLogger(process.env.ATRIUM_TEST_LOG_LEVEL ?? 'silent'),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(schema ? { databaseSchema: schema } : {}),
+    ...(opts.docsDir ? { docsDir: opts.docsDir } : {}),
   });
   await app.http.listen({ host: '127.0.0.1', port });
   const url = `http://127.0.0.1:${port}`;

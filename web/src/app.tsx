@@ -85,6 +85,19 @@ export function App() {
           route(pathname)
         )}
       </main>
+      <footer className="site-footer">
+        {/* Served by the server, not this app: plain links that load the page. */}
+        <nav aria-label="Documentation">
+          <ul>
+            <li>
+              <a href="/docs">API reference</a>
+            </li>
+            <li>
+              <a href="/docs/guides">Guides</a>
+            </li>
+          </ul>
+        </nav>
+      </footer>
     </>
   );
 }
