@@ -5,11 +5,14 @@ import type { MentionParser } from './messages/mention-parser.js';
 import type { AddressDigest } from './shared/client-address.js';
 import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
+import type { EventLog } from './events/log.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
   config: Config;
   db: Database;
+  /** The event log of this node: the tail that follows it and wakes whoever waits (docs/events.md). */
+  events: EventLog;
   clock: Clock;
   mailer: Mailer;
   /** Finds mention candidates off the main thread, with a time budget. */

@@ -11,6 +11,7 @@ import { addressDigester, loadAddressSecret, type AddressDigest } from './shared
 import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
+import { startEventLog, type EventLog } from './events/log.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 
@@ -39,9 +40,11 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock;
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
+  let events: EventLog;
   try {
     await db.migrate();
     addressDigest = addressDigester(await loadAddressSecret(db.kysely));
+    events = await startEventLog(db, { log });
   } catch (err) {
     await db.destroy();
     throw err;
@@ -58,6 +61,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   return {
     config,
     db,
+    events,
     clock,
     mailer,
     mentions,
@@ -66,6 +70,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     async close() {
       mailer.close();
       await mentions.close();
+      await events.stop();
       await db.destroy();
     },
   };
@@ -99,6 +104,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     http,
     ctx,
     async close() {
+      // Long polls answer now with what they have; otherwise closing would wait out every one.
+      ctx.events.tail.stop();
       await http.close();
       await ctx.close();
     },

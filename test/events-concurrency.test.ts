@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import { appendEvents, EVENT_LOG_LOCK_KEY } from '../src/events/append.js';
+import { appendEvents } from '../src/events/append.js';
+import { logChannels } from '../src/events/log.js';
+import { SEQUENCING_LOCK_NAMESPACE, Sequencer } from '../src/events/sequencer.js';
+import { createLogger } from '../src/logger.js';
 import type { NewEvent } from '../src/events/types.js';
 import { createHuman } from '../src/members/service.js';
 import { changeReviewPolicy } from '../src/spaces/service.js';
@@ -196,38 +199,38 @@ for (const backend of backends()) {
     };
 
     if (backend === 'postgres') {
-      /** Transactions of this host waiting for the event-log lock (pg_locks, not timing). */
-      const lockWaiters = async (): Promise<number> => {
+      /** Transactions of this host waiting for the sequencing lock (pg_locks, not timing). */
+      const sequencingWaiters = async (): Promise<number> => {
         const result = await sql<{ n: number }>`
           select count(*)::int as n from pg_locks
           where locktype = 'advisory' and not granted and objsubid = 2
-            and classid::bigint = ${EVENT_LOG_LOCK_KEY}
+            and classid::bigint = ${SEQUENCING_LOCK_NAMESPACE}
             and objid::bigint = (hashtext(current_schema())::bigint & 4294967295)`.execute(server.app.ctx.db.kysely);
         return result.rows[0]!.n;
       };
 
-      it('without the lock, a cursor drawn first can become visible last (the hazard)', async () => {
-        // Two transactions insert straight into the log, bypassing appendEvents.
+      it('numbering at insert, without the sequencer, lets a cursor drawn first become visible last (the hazard)', async () => {
+        // Two transactions number their own events from a sequence, as writers did before the sequencer.
         const db = server.app.ctx.db.kysely;
+        await sql`create sequence if not exists hazard_cursor start with 1000000`.execute(db);
         const since = await head();
         const insert = (trx: Kysely<DatabaseSchema>, handle: string) =>
-          trx
-            .insertInto('events')
-            .values({ type: 'member_approved', space: null, actor: null, subjects: '[]', payload: JSON.stringify({ handle }), created_ts: new Date().toISOString() })
-            .returning('cursor')
-            .executeTakeFirstOrThrow();
+          sql<{ cursor: number }>`insert into events (cursor, type, space, actor, subjects, payload, created_ts)
+            values (nextval('hazard_cursor'), 'member_approved', null, null, '[]', ${JSON.stringify({ handle, via: 'admin_cli' })}, ${new Date().toISOString()})
+            returning cursor`.execute(trx);
         const drawn = gate<number>();
         const release = gate();
         const first = db.transaction().execute(async (trx) => {
-          drawn.open(Number((await insert(trx, 'first')).cursor));
+          drawn.open(Number((await insert(trx, 'first')).rows[0]!.cursor));
           await release.promise;
         });
         const firstCursor = await drawn.promise;
         let second: number;
         try {
-          second = Number((await db.transaction().execute((trx) => insert(trx, 'second'))).cursor);
+          second = Number((await db.transaction().execute((trx) => insert(trx, 'second'))).rows[0]!.cursor);
           assert.ok(second > firstCursor);
           // A reader is handed the later cursor while the earlier one is invisible...
+          await server.app.ctx.events.tail.announce(second);
           assert.deepEqual(await hostFeed(since), [second]);
         } finally {
           release.open();
@@ -238,77 +241,104 @@ for (const backend of backends()) {
         assert.deepEqual(await hostFeed(second), []);
       });
 
-      it('makes a second event-emitting commit wait while the first holds its cursor uncommitted', async () => {
+      it('lets writers commit without waiting for each other, and numbers what commits later after what committed earlier', async () => {
         const db = server.app.ctx.db;
         const since = await head();
-        const appended = gate<number>();
+        const queued = gate();
         const release = gate();
-        const order: string[] = [];
-        // T1 appends through the real appendEvents, then stays open.
+        // T1 queues its event through the real appendEvents, then stays open.
         const t1 = track(
-          db.kysely
-            .transaction()
-            .execute(async (trx) => {
-              const [cursor] = await appendEvents(trx, db.dialect, [testEvent('txn-1')], new Date().toISOString());
-              appended.open(cursor!);
-              await release.promise;
-            })
-            .then(() => order.push('t1')),
+          db.kysely.transaction().execute(async (trx) => {
+            const appended = await appendEvents(trx, db.dialect, [testEvent('txn-1')], new Date().toISOString());
+            assert.ok('queued' in appended && appended.queued.length === 1);
+            queued.open();
+            await release.promise;
+          }),
         );
-        const t1Cursor = await appended.promise;
-        // T2 goes through the production path: state change, emit, commit.
-        const t2 = track(
-          db.transaction(async (tx) => {
-            tx.emit(testEvent('txn-2'));
-          }).then(() => order.push('t2')),
-        );
-
+        await queued.promise;
         try {
-          // Wait until T2 is observed queued on the event-log lock, or has committed.
-          let waiting = false;
-          for (let polls = 0; !t2.done && !waiting && polls < 100_000; polls++) waiting = (await lockWaiters()) > 0;
-          assert.equal(t2.done, false, 'T2 committed while T1 held an earlier cursor uncommitted');
-          assert.equal(waiting, true, 'T2 is waiting for the event-log lock');
-          // Meanwhile readers see neither: T1 is uncommitted and T2 has drawn no cursor.
-          assert.deepEqual(await hostFeed(since), []);
-          assert.equal(t2.done, false);
+          // T2 goes through the production path and answers while T1 is still open: no commit line.
+          await db.transaction(async (tx) => tx.emit(testEvent('txn-2')));
+          const [t2Cursor] = await hostFeed(since);
+          assert.equal((await hostFeed(since)).length, 1, "T2's event is readable; T1's, uncommitted, is not");
+          assert.equal(t1.done, false);
+          release.open();
+          await t1.promise;
+          await db.transaction(async (tx) => tx.emit(testEvent('txn-3')));
+          // T1 committed after T2 was numbered: its event comes after, and a tailer resuming from T2's cursor sees it.
+          const after = await hostFeed(t2Cursor!);
+          assert.equal(after.length, 2);
+          assert.ok(after[0]! > t2Cursor!);
+          const payloads = (await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY })).body.events.map(
+            (e: FeedEvent) => e.payload.handle,
+          );
+          assert.deepEqual(payloads, ['txn-2', 'txn-1', 'txn-3']);
         } finally {
           release.open();
-          await Promise.all([t1.promise, t2.promise]);
+          await t1.promise;
         }
-        assert.deepEqual(order, ['t1', 't2']);
-        const cursors = await hostFeed(since);
-        assert.equal(cursors.length, 2);
-        assert.equal(cursors[0], t1Cursor);
-        assert.ok(cursors[1]! > t1Cursor);
+      });
+
+      it('makes a second sequencing transaction wait while the first holds numbered events uncommitted', async () => {
+        const { pool, schema } = server.app.ctx.db.postgres!;
+        const since = await head();
+        const channel = logChannels(await schema()).numbered;
+        // A sequencing transaction of "another node" that has taken the lock and not committed.
+        const holder = await pool.connect();
+        const second = new Sequencer({ pool, channel, log: createLogger('silent'), idleCheckMs: 1000, onBatch: () => undefined });
+        let cycle: ReturnType<typeof track<Awaited<ReturnType<Sequencer['cycle']>>>> | undefined;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT pg_advisory_xact_lock(${SEQUENCING_LOCK_NAMESPACE}, hashtext(current_schema()))`);
+          // A write queues an event; this node's sequencer and the second one both try to number it.
+          const write = track(server.app.ctx.db.transaction(async (tx) => tx.emit(testEvent('queued-1'))));
+          cycle = track(second.cycle());
+          let waiting = 0;
+          for (let polls = 0; waiting < 2 && !cycle.done && polls < 100_000; polls++) waiting = await sequencingWaiters();
+          assert.equal(waiting, 2, 'both sequencing transactions wait for the lock');
+          assert.equal(cycle.done, false);
+          assert.equal(write.done, false, 'the write answers only once its event is numbered');
+          assert.deepEqual(await hostFeed(since), []);
+          await holder.query('COMMIT');
+          await Promise.all([write.promise, cycle.promise]);
+        } finally {
+          await holder.query('ROLLBACK').catch(() => undefined);
+          holder.release();
+        }
+        // Numbered once, by whichever took its turn first.
+        assert.equal((await hostFeed(since)).length, 1);
+        const queuedLeft = await server.app.ctx.db.kysely.selectFrom('pending_events').select('id').execute();
+        assert.deepEqual(queuedLeft, []);
       });
     }
 
     it('never lets a reader see a later cursor before an earlier one', async () => {
-      // T1 draws a cursor and stays open; T2 and a reader start meanwhile. Whatever
-      // the reader sees must be a prefix of the final order.
+      // T1 appends and stays open; T2 and a reader run meanwhile. Whatever the
+      // reader sees must be a prefix of the final order.
       const db = server.app.ctx.db;
       const since = await head();
-      const appended = gate<number>();
+      const appended = gate();
       const release = gate();
-      const order: string[] = [];
       const t1 = db.kysely
         .transaction()
         .execute(async (trx) => {
-          const [cursor] = await appendEvents(trx, db.dialect, [testEvent('pending-1')], new Date().toISOString());
-          appended.open(cursor!);
+          const result = await appendEvents(trx, db.dialect, [testEvent('pending-1')], new Date().toISOString());
+          appended.open();
           await release.promise;
+          return result;
         })
-        .then(() => order.push('t1'));
-      const t1Cursor = await appended.promise;
-      const t2 = db.transaction(async (tx) => tx.emit(testEvent('pending-2'))).then(() => order.push('t2'));
+        .then(async (result) => {
+          // This transaction ran outside Database.transaction: tell the log, as it would have.
+          const ticket = db.eventLog!.appended(result);
+          await ticket.committed();
+        });
+      await appended.promise;
+      const t2 = db.transaction(async (tx) => tx.emit(testEvent('pending-2')));
       const early = hostFeed(since);
       release.open();
       await Promise.all([t1, t2]);
       const final = await hostFeed(since);
-      assert.deepEqual(order, ['t1', 't2']);
       assert.equal(final.length, 2);
-      assert.equal(final[0], t1Cursor);
       const seen = await early;
       assert.deepEqual(seen, final.slice(0, seen.length), `reader saw ${JSON.stringify(seen)}, final order ${JSON.stringify(final)}`);
     });

@@ -201,7 +201,7 @@ for (const backend of backends()) {
 
     it('answers revoke errors: 404 unknown, 403 for non-owners, 409 for your own owner role', async () => {
       const since = await lastCursor(server);
-      assert.equal((await server.request('POST', '/v0/role-assignments/role_nope/revoke', { token: STEWARD_KEY })).status, 404);
+      assert.equal((await server.request('POST', `/v0/role-assignments/role_${'a'.repeat(26)}/revoke`, { token: STEWARD_KEY })).status, 404);
       const own = await server.request('GET', '/v0/role-assignments?member=olivia', { token: STEWARD_KEY });
       const ownId = own.body.role_assignments[0].id as string;
       assert.equal((await server.request('POST', `/v0/role-assignments/${ownId}/revoke`)).status, 401);

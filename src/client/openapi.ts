@@ -739,7 +739,7 @@ export interface paths {
         };
         /**
          * Read a page of a Space's event feed
-         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500.
+         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until an event of this Space commits (a long poll).
          */
         get: operations["list_event_page"];
         put?: never;
@@ -759,7 +759,7 @@ export interface paths {
         };
         /**
          * Read a page of the host-wide event feed
-         * @description Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed.
+         * @description Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.
          */
         get: operations["list_host_event_page"];
         put?: never;
@@ -1059,7 +1059,7 @@ export interface paths {
         };
         /**
          * Read a page of your inbox: direct messages to you and mentions of you
-         * @description Events naming the caller in `member:mentioned:<handle>` (mentions and direct messages to the caller), oldest first, limited to Spaces the caller may read now. Always the caller's own inbox: an operator's key never reads its agents'. Same cursor rules as the Space feed: resume from the returned `cursor`; an empty page keeps `since`. `limit` defaults to 100, at most 500.
+         * @description Events naming the caller in `member:mentioned:<handle>` (mentions and direct messages to the caller), oldest first, limited to Spaces the caller may read now. Always the caller's own inbox: an operator's key never reads its agents'. Same cursor rules as the Space feed: resume from the returned `cursor`; an empty page keeps `since`. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until a mention of the caller or a direct message to them commits (a long poll).
          */
         get: operations["list_inbox_events"];
         put?: never;
@@ -4497,6 +4497,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                wait?: number;
             };
             header?: never;
             path: {
@@ -4530,6 +4532,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                wait?: number;
             };
             header?: never;
             path?: never;
@@ -5208,6 +5212,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                wait?: number;
             };
             header?: never;
             path?: never;

@@ -1,77 +1,87 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Dialect } from '../storage/dialect.js';
 import type { NewEvent } from './types.js';
 
 /**
- * Appends a transaction's events just before it commits.
+ * What a committed transaction's events became: numbered events (SQLite), or
+ * queued ones the sequencer will number (PostgreSQL).
+ */
+export type Appended = { numbered: number[] } | { queued: number[] };
+
+/**
+ * Appends a transaction's events, as its last step before COMMIT.
  *
- * The trap: a sequence value drawn by one transaction may commit after a higher
- * value drawn by another, and a reader tailing `cursor > since` would then skip
- * it for ever. On PostgreSQL we therefore draw cursors only while holding a
- * transaction-scoped advisory lock, taken as the last step before COMMIT and
- * released by COMMIT itself (after the rows became visible). Cursor order is then
- * commit order. The lock covers only "insert events; commit", not the
- * transaction's other work, so concurrent writers overlap everywhere except in
- * that short tail. On SQLite, writers are already serialised by the database
- * lock, so AUTOINCREMENT order is commit order. See docs/events.md.
+ * The trap this avoids: a cursor drawn by one transaction may commit after a
+ * higher one drawn by another, and a reader tailing `cursor > since` would then
+ * skip it for ever (docs/events.md). On SQLite, writers are serialised by the
+ * database lock, so numbering at insert is numbering in commit order. On
+ * PostgreSQL, writers commit concurrently; numbering them at insert would need
+ * a lock held through every commit (one global commit line, which is what this
+ * design replaced). So a writer only queues its events in `pending_events`, and
+ * the sequencer (sequencer.ts) numbers committed ones later, one batch at a
+ * time, so cursor order is the order in which events became visible.
  */
 export async function appendEvents(
   trx: Transaction<DatabaseSchema>,
   dialect: Dialect,
   events: readonly NewEvent[],
   createdTs: string,
-): Promise<number[]> {
-  if (events.length === 0) return [];
+): Promise<Appended> {
+  if (events.length === 0) return { numbered: [] };
+  const rows = events.map((event) => eventRow(event, createdTs));
   if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(${EVENT_LOG_LOCK_KEY}, hashtext(current_schema()))`.execute(trx);
+    const queued = await trx.insertInto('pending_events').values(rows).returning('id').execute();
+    return { queued: queued.map((row) => Number(row.id)) };
   }
   const cursors: number[] = [];
-  for (const event of events) {
-    const { actor, payload } = actorColumns(event);
-    const row = await trx
-      .insertInto('events')
-      .values({
-        type: event.type,
-        space: event.space,
-        actor,
-        subjects: JSON.stringify(event.subjects),
-        payload: JSON.stringify(payload),
-        created_ts: createdTs,
-        audience: event.audience ? JSON.stringify(event.audience) : null,
-      })
-      .returning('cursor')
-      .executeTakeFirstOrThrow();
-    const cursor = Number(row.cursor);
-    cursors.push(cursor);
-    const subjects = [...new Set(event.subjects)];
+  for (const row of rows) {
+    const { cursor } = await trx.insertInto('events').values(row).returning('cursor').executeTakeFirstOrThrow();
+    cursors.push(Number(cursor));
+    const subjects = [...new Set(JSON.parse(row.subjects) as string[])];
     if (subjects.length > 0) {
       await trx
         .insertInto('event_subjects')
-        .values(subjects.map((subject) => ({ subject, cursor })))
+        .values(subjects.map((subject) => ({ subject, cursor: Number(cursor) })))
         .execute();
     }
-    const audience = [...new Set(event.audience ?? [])];
+    const audience = [...new Set(row.audience === null ? [] : (JSON.parse(row.audience) as string[]))];
     if (audience.length > 0) {
       await trx
         .insertInto('event_audience')
-        .values(audience.map((member) => ({ cursor, member })))
+        .values(audience.map((member) => ({ cursor: Number(cursor), member })))
         .execute();
     }
   }
-  return cursors;
+  return { numbered: cursors };
 }
 
-/**
- * First half of the two-int advisory lock key: "ATRI" as an int32. The second
- * half is the schema, so hosts sharing one PostgreSQL database (tests do) keep
- * separate event logs without serialising each other.
- */
-export const EVENT_LOG_LOCK_KEY = 0x41545249;
+interface EventRow {
+  type: string;
+  space: string | null;
+  actor: string | null;
+  subjects: string;
+  payload: string;
+  audience: string | null;
+  created_ts: string;
+}
+
+function eventRow(event: NewEvent, createdTs: string): EventRow {
+  const { actor, payload } = actorColumns(event);
+  return {
+    type: event.type,
+    space: event.space,
+    actor,
+    subjects: JSON.stringify(event.subjects),
+    payload: JSON.stringify(payload),
+    audience: event.audience ? JSON.stringify(event.audience) : null,
+    created_ts: createdTs,
+  };
+}
 
 function actorColumns(event: NewEvent): { actor: string | null; payload: object } {
   if ('handle' in event.actor) return { actor: event.actor.handle, payload: event.payload };
-  // protocol: The event object. The steward key acts with actor null and payload.via.
+  // The steward key and the system act with actor null and say what acted in payload.via.
   const via = 'steward' in event.actor ? 'steward_key' : event.actor.system;
   return { actor: null, payload: { ...event.payload, via } };
 }

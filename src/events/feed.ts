@@ -4,6 +4,7 @@ import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { EventTable } from './tables.js';
+import type { EventTail } from './tail.js';
 import type { AtriumEvent } from './types.js';
 
 export interface FeedPage {
@@ -15,11 +16,31 @@ export interface FeedPage {
 type EventRow = Selectable<EventTable>;
 export type EventQuery = SelectQueryBuilder<DatabaseSchema, 'events', EventRow>;
 
+/** One feed: the tail key that says when it may have something new, and how to select its events. */
+export interface Feed {
+  key: string;
+  /** Narrows the event query to this feed; may read the database (access filters), so it runs only when needed. */
+  select(): Promise<(q: EventQuery) => EventQuery>;
+}
+
+export interface FeedRead {
+  since: number;
+  limit: number;
+  /** Seconds to wait for a qualifying event when the page would be empty (long poll); 0 answers at once. */
+  wait?: number;
+}
+
 /**
  * Reads one feed page: events with `cursor > since`, oldest first. Every event
- * a reader can see was numbered in commit order (events/append.ts), so a reader
+ * a reader can see was numbered in commit order (docs/events.md), so a reader
  * that resumes from the last cursor it was handed never misses one. An empty
- * page keeps `since` (protocol: Cursors and paging).
+ * page keeps `since` (protocol: Feeds).
+ *
+ * When this node's tail says the feed has nothing after `since`, the page is
+ * empty without reading any event row (a tail poll costs no query). With
+ * `wait`, an empty page is held until an event of this feed commits, on any
+ * node, or the wait ends; then the page is read as usual, so a long poll and
+ * a plain one answer alike.
  *
  * `reader` is who reads: an event with an audience (a direct message) is in the
  * page only for a member of that audience. Hiding an event from one reader opens
@@ -28,12 +49,36 @@ export type EventQuery = SelectQueryBuilder<DatabaseSchema, 'events', EventRow>;
  */
 export async function readFeed(
   db: Kysely<DatabaseSchema>,
+  tail: EventTail,
+  feed: Feed,
+  read: FeedRead,
+  reader: Actor | null = null,
+): Promise<FeedPage> {
+  const { since, limit } = read;
+  await rejectCursorBeyondHead(tail, since);
+  const deadline = Date.now() + (read.wait ?? 0) * 1000;
+  let select: ((q: EventQuery) => EventQuery) | undefined;
+  for (;;) {
+    const head = await tail.keyHead(feed.key);
+    if (head > since) {
+      select ??= await feed.select();
+      const page = await readPage(db, select, since, limit, reader);
+      if (page.events.length > 0 || Date.now() >= deadline) return page;
+    } else if (Date.now() >= deadline) {
+      return { events: [], cursor: since, protocol: PROTOCOL };
+    }
+    // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.
+    await tail.waitFor([feed.key], head, deadline);
+  }
+}
+
+async function readPage(
+  db: Kysely<DatabaseSchema>,
   select: (q: EventQuery) => EventQuery,
   since: number,
   limit: number,
-  reader: Actor | null = null,
+  reader: Actor | null,
 ): Promise<FeedPage> {
-  await rejectCursorBeyondHead(db, since);
   const handle = readerHandle(reader);
   const rows = await select(db.selectFrom('events').selectAll())
     .where((eb) =>
@@ -61,12 +106,14 @@ export async function readFeed(
 /**
  * A cursor beyond the newest event was never handed out by this host (another
  * host's cursor, or a reset database): an error, not a silently empty page that
- * would hide every event until the log caught up with it.
+ * would hide every event until the log caught up with it. This node's tail may
+ * lag the log, so only a cursor beyond what the database holds is refused.
  */
-async function rejectCursorBeyondHead(db: Kysely<DatabaseSchema>, since: number): Promise<void> {
-  if (since === 0) return;
-  const head = await db.selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).executeTakeFirst();
-  if (since > Number(head?.head ?? 0)) throw invalid(`since ${since} is beyond the newest event on this host`);
+async function rejectCursorBeyondHead(tail: EventTail, since: number): Promise<void> {
+  if (since <= tail.head) return;
+  const head = await tail.databaseHead();
+  if (since > head) throw invalid(`since ${since} is beyond the newest event on this host`);
+  await tail.announce(head);
 }
 
 /** The member an audience-restricted event may be shown to: an active member caller, nobody else. */

@@ -4,8 +4,9 @@ import { requireOwnerOrHost } from '../roles/authority.js';
 import { requireRead } from '../spaces/admission.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import { getSpace } from '../spaces/service.js';
-import { DEFAULT_FEED_LIMIT, FeedQuery } from './schemas.js';
-import { readFeed } from './feed.js';
+import { FeedQuery, feedRead } from './schemas.js';
+import { readFeed, type EventQuery } from './feed.js';
+import { feedKeys } from './tail.js';
 
 const FeedPageRef = Type.Ref('FeedPage');
 
@@ -17,7 +18,8 @@ export const listEventPage = defineOperation({
   summary: "Read a page of a Space's event feed",
   description:
     'Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. ' +
-    'Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500.',
+    'Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500. ' +
+    'With `wait`, an empty page is held until an event of this Space commits (a long poll).',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
   params: SpaceParams,
   query: FeedQuery,
@@ -27,13 +29,8 @@ export const listEventPage = defineOperation({
   handler: async ({ params, query, actor, ctx }) => {
     const space = await getSpace(ctx.db.kysely, params.slug);
     await requireRead(ctx.db.kysely, actor, space);
-    return readFeed(
-      ctx.db.kysely,
-      (q) => q.where('events.space', '=', space.slug),
-      query.since ?? 0,
-      query.limit ?? DEFAULT_FEED_LIMIT,
-      actor,
-    );
+    const feed = { key: feedKeys.space(space.slug), select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug) };
+    return readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor);
   },
 });
 
@@ -45,7 +42,7 @@ export const listHostEventPage = defineOperation({
   summary: 'Read a page of the host-wide event feed',
   description:
     'Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). ' +
-    'Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed.',
+    'Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.',
   auth: { anonymous: false, schemes: ['member_key', 'session', 'steward_key'] },
   query: FeedQuery,
   success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
@@ -53,7 +50,8 @@ export const listHostEventPage = defineOperation({
   readOnly: true,
   handler: async ({ query, actor, ctx }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
-    return readFeed(ctx.db.kysely, (q) => q, query.since ?? 0, query.limit ?? DEFAULT_FEED_LIMIT, actor);
+    const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q };
+    return readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor);
   },
 });
 

@@ -5,6 +5,8 @@ import { EVENT_MEANINGS, payloadSchema, type EventPayloads } from './payloads.js
 import { EVENT_TYPES, type EventType } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
+/** Longest long poll, in seconds: under common proxies' idle timeouts, and bounds what a waiting reader holds. */
+export const MAX_FEED_WAIT = 30;
 export const DEFAULT_FEED_LIMIT = 100;
 
 const EventCursor = Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' });
@@ -75,6 +77,21 @@ export const FeedQuery = Type.Object(
       }),
     ),
     limit: Type.Optional(PageLimit(DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT)),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_FEED_WAIT,
+        default: 0,
+        description:
+          `Long poll: when the page would be empty, wait up to this many seconds (at most ${MAX_FEED_WAIT}) for an event of this feed, ` +
+          'and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** A feed query's values with their defaults. */
+export function feedRead(query: { since?: number; limit?: number; wait?: number }): { since: number; limit: number; wait: number } {
+  return { since: query.since ?? 0, limit: query.limit ?? DEFAULT_FEED_LIMIT, wait: query.wait ?? 0 };
+}

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 
 /** The durable event log (protocol: Events). See docs/events.md for how cursors are assigned. */
 export interface EventTable {
+  /** Given at insert on SQLite, by the sequencer on PostgreSQL (never by a sequence default). */
   cursor: Generated<number>;
   type: string;
   space: string | null;
@@ -31,8 +32,24 @@ export interface EventAudienceTable {
   member: string;
 }
 
+/**
+ * PostgreSQL: events a committed transaction emitted, not yet numbered. The
+ * sequencer moves them into `events` in one transaction per batch (docs/events.md).
+ */
+export interface PendingEventTable {
+  id: Generated<number>;
+  type: string;
+  space: string | null;
+  actor: string | null;
+  subjects: string;
+  payload: string;
+  audience: string | null;
+  created_ts: string;
+}
+
 export interface EventsTables {
   events: EventTable;
+  pending_events: PendingEventTable;
   event_subjects: EventSubjectTable;
   event_audience: EventAudienceTable;
 }

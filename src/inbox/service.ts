@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { readFeed, type EventQuery, type FeedPage } from '../events/feed.js';
+import { readFeed, type EventQuery, type FeedPage, type FeedRead } from '../events/feed.js';
+import { feedKeys, type EventTail } from '../events/tail.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { isOwnerOrHost, requireActiveMember } from '../roles/authority.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -13,19 +14,27 @@ import type { DatabaseSchema } from '../storage/schema.js';
  * filtered by the caller's current read access to each event's Space, checked on
  * every read, so losing access to an invite Space hides its mentions at once.
  */
-export async function readInbox(db: Kysely<DatabaseSchema>, actor: Actor, since: number, limit: number): Promise<FeedPage> {
+export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, actor: Actor, read: FeedRead): Promise<FeedPage> {
   const me = requireActiveMember(actor);
-  const readable = await readableSpaces(db, me);
-  const mine = (q: EventQuery) =>
-    q.where('events.cursor', 'in', (eb) =>
-      eb
-        .selectFrom('event_subjects')
-        .select('event_subjects.cursor')
-        .where('event_subjects.subject', '=', `member:mentioned:${me.member.handle}`)
-        // Redundant with the feed's own bound, but lets the subject index drive the scan.
-        .where('event_subjects.cursor', '>', since),
-    );
-  return readFeed(db, (q) => readable(mine(q)), since, limit, actor);
+  const feed = {
+    key: feedKeys.inbox(me.member.handle),
+    // Read access is checked on every read of events, never cached: losing access hides mentions at once.
+    select: async () => {
+      const readable = await readableSpaces(db, me);
+      return (q: EventQuery) =>
+        readable(
+          q.where('events.cursor', 'in', (eb) =>
+            eb
+              .selectFrom('event_subjects')
+              .select('event_subjects.cursor')
+              .where('event_subjects.subject', '=', `member:mentioned:${me.member.handle}`)
+              // Redundant with the feed's own bound, but lets the subject index drive the scan.
+              .where('event_subjects.cursor', '>', read.since),
+          ),
+        );
+    },
+  };
+  return readFeed(db, tail, feed, read, actor);
 }
 
 /**

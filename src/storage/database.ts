@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { appendEvents } from '../events/append.js';
+import { appendEvents, type Appended } from '../events/append.js';
 import type { NewEvent } from '../events/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { Dialect } from './dialect.js';
@@ -25,18 +25,31 @@ export interface Tx {
   afterCommit(fn: () => void): void;
 }
 
+/**
+ * What the event log does around a commit that appended events: told of them
+ * inside the transaction (so a waiter exists before anything can answer it),
+ * then told whether the transaction committed.
+ */
+export interface EventLogHooks {
+  appended(appended: Appended): { committed(): Promise<void>; abandoned(): void };
+}
+
 export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in their own). */
   schema?: string;
   clock: Clock;
-  onEventsCommitted?: (cursors: number[]) => void;
 }
 
 export class Database {
+  /** Set once by the composition root: the event log that numbers, follows and announces events. */
+  eventLog: EventLogHooks | undefined;
+
   private constructor(
     readonly kysely: Kysely<DatabaseSchema>,
     readonly dialect: Dialect,
     private readonly options: DatabaseOptions,
+    /** PostgreSQL only: the pool the Kysely dialect uses, and how to open a connection of one's own. */
+    readonly postgres?: { pool: pg.Pool; connect(): Promise<pg.Client>; schema(): Promise<string> },
   ) {}
 
   static open(url: string, options: DatabaseOptions): Database {
@@ -53,15 +66,27 @@ export class Database {
       return new Database(kysely, 'sqlite', options);
     }
     if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-      const pool = new pg.Pool({
+      const connection: pg.ClientConfig = {
         connectionString: url,
-        max: 10,
         ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
         // int8 (event cursors, counts) as JS numbers: cursors stay far below 2^53.
-        types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
-      } as pg.PoolConfig);
+        types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
+      };
+      const pool = new pg.Pool({ ...connection, max: 10 });
       const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-      return new Database(kysely, 'postgres', options);
+      let schemaName: string | undefined = options.schema;
+      return new Database(kysely, 'postgres', options, {
+        pool,
+        async connect() {
+          const client = new pg.Client(connection);
+          await client.connect();
+          return client;
+        },
+        async schema() {
+          schemaName ??= (await pool.query<{ schema: string }>('select current_schema() as schema')).rows[0]!.schema;
+          return schemaName;
+        },
+      });
     }
     throw new Error('ATRIUM_DATABASE_URL must start with sqlite: or postgres://');
   }
@@ -84,24 +109,37 @@ export class Database {
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   }
 
+  /**
+   * Runs a unit of work. Its events are appended as the last step before
+   * COMMIT; once committed, the event log is told, and the call returns only
+   * when those events are readable in the feeds, so a client that wrote
+   * something reads it back.
+   */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const hooks: Array<() => void> = [];
-    let cursors: number[] = [];
-    const result = await this.kysely.transaction().execute(async (trx) => {
-      const pending: NewEvent[] = [];
-      const now = this.options.clock.now();
-      const tx: Tx = {
-        db: trx,
-        dialect: this.dialect,
-        now,
-        emit: (event) => pending.push(event),
-        afterCommit: (hook) => hooks.push(hook),
-      };
-      const value = await fn(tx);
-      cursors = await appendEvents(trx, this.dialect, pending, now.toISOString());
-      return value;
-    });
-    if (cursors.length > 0) this.options.onEventsCommitted?.(cursors);
+    let ticket: ReturnType<EventLogHooks['appended']> | undefined;
+    let result: T;
+    try {
+      result = await this.kysely.transaction().execute(async (trx) => {
+        const pending: NewEvent[] = [];
+        const now = this.options.clock.now();
+        const tx: Tx = {
+          db: trx,
+          dialect: this.dialect,
+          now,
+          emit: (event) => pending.push(event),
+          afterCommit: (hook) => hooks.push(hook),
+        };
+        const value = await fn(tx);
+        const appended = await appendEvents(trx, this.dialect, pending, now.toISOString());
+        if (pending.length > 0) ticket = this.eventLog?.appended(appended);
+        return value;
+      });
+    } catch (err) {
+      ticket?.abandoned();
+      throw err;
+    }
+    await ticket?.committed();
     for (const hook of hooks) hook();
     return result;
   }

@@ -10,6 +10,7 @@ import * as pins from './0007-pins.js';
 import * as rateLimits from './0008-rate-limits.js';
 import * as operatorConfirmation from './0009-operator-confirmation.js';
 import * as hostSecret from './0010-host-secret.js';
+import * as eventSequencer from './0011-event-sequencer.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0008-rate-limits': rateLimits,
   '0009-operator-confirmation': operatorConfirmation,
   '0010-host-secret': hostSecret,
+  '0011-event-sequencer': eventSequencer,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

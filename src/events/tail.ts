@@ -1,0 +1,180 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../storage/schema.js';
+
+/**
+ * What this node knows of the event log, and the one way anything in it waits
+ * for new events (docs/events.md, "Following the log").
+ *
+ * The log is announced, then followed. An announcement says "every event up to
+ * cursor N is committed and numbered": from this node's own commits (SQLite),
+ * or from the sequencer (PostgreSQL, on whichever node leads). The follower
+ * then reads the new events' routing columns once per batch (not their
+ * payloads), keeps the newest cursor of each Space and of each member's inbox,
+ * and wakes whoever waits on them: long-polling feed readers today, webhook
+ * delivery and the web app's live views tomorrow.
+ *
+ * Everything here is a hint that is only ever behind the database, never
+ * ahead: a reader told "nothing new" by a head that lags is in the position of
+ * one that polled a moment earlier, and no cursor it is handed can skip an
+ * event. So a feed may answer an empty tail poll from these heads alone.
+ */
+export class EventTail {
+  /** Newest cursor announced as committed and numbered. */
+  private announced = 0;
+  /** Newest cursor whose events the follower has read (≤ announced). */
+  private followed = 0;
+  private following: Promise<void> | undefined;
+  private readonly spaceHeads = new Map<string, number>();
+  private readonly inboxHeads = new Map<string, number>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private waiting = 0;
+  private stopped = false;
+
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  /** Starts from the log as it is: everything already committed counts as followed. */
+  async start(): Promise<void> {
+    const head = await this.databaseHead();
+    this.announced = Math.max(this.announced, head);
+    this.followed = Math.max(this.followed, head);
+  }
+
+  /** The newest cursor this node has followed. */
+  get head(): number {
+    return this.followed;
+  }
+
+  /** Long-poll waiters right now (for /metrics). */
+  get waiterCount(): number {
+    return this.waiting;
+  }
+
+  /** Events up to `cursor` are committed and numbered; resolves once the follower has read them. */
+  async announce(cursor: number): Promise<void> {
+    if (cursor > this.announced) this.announced = cursor;
+    await this.follow(cursor);
+  }
+
+  /** The database's newest cursor, read directly (for a `since` beyond what this node has followed). */
+  async databaseHead(): Promise<number> {
+    const row = await this.db.selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).executeTakeFirst();
+    return Number(row?.head ?? 0);
+  }
+
+  /**
+   * The newest cursor of a feed, as far as this node knows: `space:<slug>`,
+   * `inbox:<handle>` or `host`. A key seen for the first time is read from the
+   * database once; the follower keeps it current from then on.
+   */
+  async keyHead(key: string): Promise<number> {
+    if (key === HOST_KEY) return this.followed;
+    const [heads, lookup] = this.headsOf(key);
+    const known = heads.get(lookup);
+    if (known !== undefined) return known;
+    const head = key.startsWith(SPACE_PREFIX)
+      ? await this.db.selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).where('space', '=', lookup).executeTakeFirst()
+      : await this.db
+          .selectFrom('event_subjects')
+          .select((eb) => eb.fn.max('cursor').as('head'))
+          .where('subject', '=', `member:mentioned:${lookup}`)
+          .executeTakeFirst();
+    // The follower may have moved this key on while we read: keep the newer.
+    const value = Math.max(Number(head?.head ?? 0), heads.get(lookup) ?? 0);
+    heads.set(lookup, value);
+    return value;
+  }
+
+  /**
+   * Resolves when the follower sees an event of one of `keys` with a cursor
+   * above `since`, or at `deadline` (epoch ms), or when the node stops. The
+   * caller reads its feed again either way: an event may be one it may not see
+   * (a direct message of others), and then it simply waits again.
+   */
+  async waitFor(keys: readonly string[], since: number, deadline: number): Promise<void> {
+    for (const key of keys) if ((await this.keyHead(key)) > since) return;
+    if (this.stopped || Date.now() >= deadline) return;
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        for (const key of keys) this.waiters.get(key)?.delete(wake);
+        this.waiting -= 1;
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
+      this.waiting += 1;
+      for (const key of keys) {
+        let set = this.waiters.get(key);
+        if (!set) this.waiters.set(key, (set = new Set()));
+        set.add(wake);
+      }
+    });
+  }
+
+  /** Wakes every waiter (shutdown: long polls answer with what they have). */
+  stop(): void {
+    this.stopped = true;
+    for (const set of this.waiters.values()) for (const wake of [...set]) wake();
+  }
+
+  /** Reads announced events until `target` is followed; one reader at a time, shared by all who wait for it. */
+  private async follow(target: number): Promise<void> {
+    while (this.followed < Math.min(target, this.announced)) {
+      if (!this.following) {
+        this.following = this.readAnnounced().finally(() => {
+          this.following = undefined;
+        });
+      }
+      await this.following;
+    }
+  }
+
+  private async readAnnounced(): Promise<void> {
+    const upTo = this.announced;
+    while (this.followed < upTo) {
+      const rows = await this.db
+        .selectFrom('events')
+        .select(['cursor', 'space', 'subjects'])
+        .where('cursor', '>', this.followed)
+        .where('cursor', '<=', upTo)
+        .orderBy('cursor')
+        .limit(FOLLOW_BATCH)
+        .execute();
+      const woken = new Set<string>([HOST_KEY]);
+      for (const row of rows) {
+        const cursor = Number(row.cursor);
+        if (row.space !== null) {
+          this.spaceHeads.set(row.space, cursor);
+          woken.add(SPACE_PREFIX + row.space);
+        }
+        for (const subject of JSON.parse(row.subjects) as string[]) {
+          if (!subject.startsWith(MENTIONED_PREFIX)) continue;
+          const handle = subject.slice(MENTIONED_PREFIX.length);
+          this.inboxHeads.set(handle, cursor);
+          woken.add(INBOX_PREFIX + handle);
+        }
+      }
+      // Fewer rows than asked for: the rest of the range holds no event (SQLite leaves gaps on rollback).
+      this.followed = rows.length < FOLLOW_BATCH ? upTo : Number(rows[rows.length - 1]!.cursor);
+      for (const key of woken) for (const wake of [...(this.waiters.get(key) ?? [])]) wake();
+    }
+  }
+
+  private headsOf(key: string): [Map<string, number>, string] {
+    if (key.startsWith(SPACE_PREFIX)) return [this.spaceHeads, key.slice(SPACE_PREFIX.length)];
+    if (key.startsWith(INBOX_PREFIX)) return [this.inboxHeads, key.slice(INBOX_PREFIX.length)];
+    throw new Error(`unknown feed key ${key}`);
+  }
+}
+
+const FOLLOW_BATCH = 1000;
+const HOST_KEY = 'host';
+const SPACE_PREFIX = 'space:';
+const INBOX_PREFIX = 'inbox:';
+const MENTIONED_PREFIX = 'member:mentioned:';
+
+/** The key a feed waits on. */
+export const feedKeys = {
+  host: HOST_KEY,
+  space: (slug: string) => SPACE_PREFIX + slug,
+  inbox: (handle: string) => INBOX_PREFIX + handle,
+};
