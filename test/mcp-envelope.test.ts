@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type, type TSchema } from '@sinclair/typebox';
+import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { UntrustedText } from '../src/content/untrusted.js';
-import { FeedPageSchema } from '../src/events/schemas.js';
+import { isUntrusted, UntrustedText } from '../src/content/untrusted.js';
+import { EVENT_PAYLOAD_FIELDS } from '../src/events/payloads.js';
+import { eventSchemaName, FeedPageSchema } from '../src/events/schemas.js';
+import { EVENT_TYPES } from '../src/events/types.js';
 import { envelope, envelopeSchema, resolveSchema, type Provenance } from '../src/mcp/envelope.js';
+import { outputSchema, reduce, UNTRUSTED_REF } from '../src/mcp/output-schema.js';
 import { neutralise } from '../src/mcp/neutralise.js';
 import { MemberSchema } from '../src/members/schemas.js';
 import { MessageListSchema, MessageSchema } from '../src/messages/schemas.js';
@@ -20,6 +24,7 @@ import { TaskSchema } from '../src/tasks/schemas.js';
  * response schemas and hostile member-written text. Pure: no server, no database.
  */
 
+const Ajv = AjvModule.default;
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
@@ -27,6 +32,49 @@ function validatorOf(schema: object) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   return ajv.compile(schema);
+}
+
+/** How the MCP SDK's client checks structuredContent: draft-07 Ajv, formats on, schemas not themselves validated. */
+function sdkValidatorOf(schema: object) {
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, logger: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
+/** Every keyword a schema uses (property names aside), with the values it takes. */
+function keywordsOf(node: unknown, out = new Map<string, unknown[]>(), underProperties = false): Map<string, unknown[]> {
+  if (Array.isArray(node)) node.forEach((item) => keywordsOf(item, out));
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (!underProperties) out.set(key, [...(out.get(key) ?? []), value]);
+      keywordsOf(value, out, !underProperties && (key === 'properties' || key === 'patternProperties' || key === '$defs'));
+    }
+  }
+  return out;
+}
+
+/**
+ * A value of a resolved schema with every declared property present: the
+ * first enum value, the first non-null branch, one item per array. Enough to
+ * reach every field a schema declares, not a valid REST record.
+ */
+function sample(schema: unknown): unknown {
+  const n = schema as Record<string, unknown>;
+  if (Array.isArray(n.enum)) return n.enum[0];
+  if (Array.isArray(n.anyOf)) return sample((n.anyOf as Array<Record<string, unknown>>).find((branch) => branch.type !== 'null'));
+  switch (n.type) {
+    case 'object':
+      return Object.fromEntries(Object.entries((n.properties ?? {}) as Record<string, unknown>).map(([key, child]) => [key, sample(child)]));
+    case 'array':
+      return [sample(n.items)];
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return `text of ${String(n.description ?? 'a field')}`;
+  }
 }
 
 /** The REST validator's view: the original schema with the shared ones registered. */
@@ -473,6 +521,62 @@ describe('MCP untrusted-content envelope', () => {
     });
   });
 
+  describe('output schemas', () => {
+    it('keep only shape keywords, refer to the one local envelope definition, and use no type arrays', () => {
+      const withBody = allOperations(() => ({})).filter((op) => op.success.schema !== undefined);
+      for (const op of withBody) {
+        const schema = outputSchema(op.success.schema!, sharedSchemas);
+        const json = JSON.stringify(schema);
+        assert.equal(schema.type, 'object', op.name);
+        const used = keywordsOf(schema);
+        const unexpected = [...used.keys()].filter((keyword) => !['type', 'properties', 'patternProperties', 'required', 'items', 'enum', 'anyOf', '$ref', '$defs'].includes(keyword));
+        assert.deepEqual(unexpected, [], `${op.name}: only shape keywords`);
+        assert.ok([...(used.get('type') ?? [])].every((type) => typeof type === 'string'), `${op.name}: a type array`);
+        assert.deepEqual([...(used.get('$ref') ?? [])].filter((ref) => ref !== UNTRUSTED_REF), [], `${op.name}: a $ref other than the envelope`);
+        // Every tagged string is one reference to the envelope, and nothing else is.
+        const tags = (JSON.stringify(resolveSchema(op.success.schema!, sharedSchemas)).match(/"x-atrium-untrusted":true/g) ?? []).length;
+        const refs = json.split(UNTRUSTED_REF).length - 1;
+        if (!/event/.test(op.name)) assert.equal(refs, tags, `${op.name}: one envelope per member-written field`);
+        assert.equal(refs > 0, tags > 0, op.name);
+        sdkValidatorOf(schema);
+      }
+    });
+
+    it('collapse the event union: an event of every type, every field present, fits, with exactly its member-written payload fields wrapped', () => {
+      const events = EVENT_TYPES.map((type, i) => {
+        const variant = resolveSchema(Type.Ref(eventSchemaName(type)), sharedSchemas);
+        return { ...(sample(variant) as Record<string, unknown>), cursor: i + 1, type, actor: 'olga', space: 'forge' };
+      });
+      const page = { events, cursor: events.length, protocol: 'atrium/0' };
+      const { structuredContent } = envelope(page, Type.Ref('FeedPage'), sharedSchemas, { operation: 'list_event_page' });
+      const validate = sdkValidatorOf(outputSchema(Type.Ref('FeedPage'), sharedSchemas));
+      assert.ok(validate(structuredContent), JSON.stringify(validate.errors));
+      for (const [i, type] of EVENT_TYPES.entries()) {
+        const payload = dig(structuredContent, 'events', i, 'payload') as Record<string, unknown>;
+        const wrapped = Object.keys(payload).filter((key) => isEnvelope(payload[key]));
+        const declared = Object.entries(EVENT_PAYLOAD_FIELDS[type]).filter(([, field]) => isUntrusted(field)).map(([name]) => name);
+        assert.deepEqual(wrapped.sort(), declared.sort(), `${type}: wrapped payload fields`);
+      }
+      // A channel's name is an identifier, not text: the same field name as a Space's, plain, still fits.
+      assert.equal(typeof dig(structuredContent, 'events', EVENT_TYPES.indexOf('channel_created'), 'payload', 'name'), 'string');
+      assert.ok(isEnvelope(dig(structuredContent, 'events', EVENT_TYPES.indexOf('space_proposed'), 'payload', 'name')));
+    });
+
+    it('only widen: a oneOf without a discriminator becomes anyOf, type arrays become anyOf, a false schema stays false', () => {
+      const overlapping = { oneOf: [{ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }] };
+      assert.deepEqual(reduce(overlapping), { anyOf: [{ type: 'string' }, { type: 'string' }] });
+      assert.deepEqual(reduce(false), { not: {} });
+      const note = Type.Object({ note: Type.Unsafe({ type: ['string', 'integer', 'null'], 'x-atrium-untrusted': true }), extra: Type.Unsafe({ type: ['integer', 'null'] }) });
+      const schema = outputSchema(note, []);
+      assert.deepEqual(dig(schema, 'properties', 'note'), { anyOf: [{ $ref: UNTRUSTED_REF }, { anyOf: [{ type: 'integer' }, { type: 'null' }] }] });
+      assert.deepEqual(dig(schema, 'properties', 'extra'), { anyOf: [{ type: 'integer' }, { type: 'null' }] });
+      const validate = sdkValidatorOf(schema);
+      for (const value of [{ note: 'x', extra: 1 }, { note: 3, extra: null }, { note: null, extra: null }]) {
+        assert.ok(validate(envelope(value, note, [], { operation: 'op' }).structuredContent), JSON.stringify(value));
+      }
+    });
+  });
+
   describe('structuredContent', () => {
     for (const fixture of FIXTURES) {
       it(`${fixture.name}: validates against the envelope schema and gives back the REST result exactly`, () => {
@@ -480,6 +584,9 @@ describe('MCP untrusted-content envelope', () => {
         const { structuredContent } = envelope(fixture.value, fixture.ref, sharedSchemas, fixture.call);
         const validate = validatorOf(envelopeSchema(fixture.ref, sharedSchemas));
         assert.ok(validate(structuredContent), JSON.stringify(validate.errors));
+        // The tool lists the reduction of that schema; the SDK client checks the result against it.
+        const listed = sdkValidatorOf(outputSchema(fixture.ref, sharedSchemas));
+        assert.ok(listed(structuredContent), JSON.stringify(listed.errors));
         assert.equal(leaves(structuredContent).length, fixture.untrusted);
         // Untrusted text keeps every byte (zero-width, tags, bidi, controls); everything else is untouched.
         assert.deepEqual(unwrap(structuredContent), fixture.value);

@@ -4,15 +4,20 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { envelopeSchema } from '../src/mcp/envelope.js';
+import { isUntrusted } from '../src/content/untrusted.js';
+import { EVENT_PAYLOAD_FIELDS } from '../src/events/payloads.js';
+import { EVENT_TYPES } from '../src/events/types.js';
+import { outputSchema } from '../src/mcp/output-schema.js';
 import { allOperations, sharedSchemas } from '../src/operations/index.js';
 import type { AnyOperation } from '../src/operations/operation.js';
 import { McpCaller } from './support/mcp.js';
 import { seedAgent } from './support/seed.js';
 import { startServer, type TestServer } from './support/server.js';
 
+const Ajv = AjvModule.default;
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
@@ -21,10 +26,12 @@ const addFormats = addFormatsModule.default;
  * them honest. Every operation has its tool unless it is one of the explicit
  * exclusions below; each tool's input schema is the REST request (path, query
  * and body fields) as the served OpenAPI contract states it; each output
- * schema is the REST response schema with the untrusted-content envelope in
- * place of member-written text. The whole tool list is snapshotted in
- * test/snapshots/mcp-tools.json so that any change to what agents see shows
- * up in review: run with ATRIUM_UPDATE_SNAPSHOTS=1 to accept a change.
+ * schema is the contract's response schema reduced to its shape (see
+ * reduceContract below, and docs/mcp.md#output-schemas) with the
+ * untrusted-content envelope in place of member-written text. The whole tool
+ * list is snapshotted in test/snapshots/mcp-tools.json so that any change to
+ * what agents see shows up in review: run with ATRIUM_UPDATE_SNAPSHOTS=1 to
+ * accept a change; and it must stay within a size budget.
  */
 
 /** Operations with no tool (docs/mcp.md gives the reasons; so do their declarations). */
@@ -60,6 +67,43 @@ const PROTOCOL_TOOLS = [
 ];
 
 const SNAPSHOT = fileURLToPath(new URL('./snapshots/mcp-tools.json', import.meta.url));
+
+/**
+ * The most a `tools/list` answer may weigh, in bytes of the JSON Atrium
+ * sends. Clients paste tool schemas into model prompts, so every kilobyte is
+ * paid on every conversation. Raise it deliberately, in review, not to make a
+ * change pass (docs/mcp.md#output-schemas has the numbers).
+ */
+const TOOLS_LIST_BUDGET = 160_000;
+
+/** The keywords an output schema keeps from the contract's response schema: those that give the shape. */
+const SHAPE_KEYWORDS = ['type', 'properties', 'patternProperties', 'required', 'items', 'prefixItems', 'enum', 'const', 'anyOf', 'allOf'];
+
+/** The one definition an output schema may hold: the envelope, every part required, nullable parts as `anyOf`. */
+const UNTRUSTED_DEFINITION = {
+  type: 'object',
+  required: ['untrusted'],
+  properties: {
+    untrusted: {
+      type: 'object',
+      required: ['text', 'provenance'],
+      properties: {
+        text: { type: 'string' },
+        provenance: {
+          type: 'object',
+          required: ['space', 'author', 'record', 'field'],
+          properties: {
+            space: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            author: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            record: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+            field: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+};
+const UNTRUSTED_REF = '#/$defs/untrusted';
 
 type Json = Record<string, unknown>;
 
@@ -127,26 +171,100 @@ describe('MCP tools mirror the operation declarations', () => {
     }
   });
 
-  it("returns the REST response schema, with member-written text in the envelope", () => {
+  it("returns the REST response schema reduced to its shape, with member-written text in the envelope", () => {
     for (const tool of tools) {
       const op = declaration(tool.name);
       assert.ok(op.success.schema && tool.outputSchema, `${tool.name} has an outputSchema`);
       assert.equal(tool.outputSchema.type, 'object');
-      assert.deepEqual(tool.outputSchema, JSON.parse(JSON.stringify(envelopeSchema(op.success.schema, sharedSchemas))), tool.name);
+      assert.deepEqual(tool.outputSchema, outputSchema(op.success.schema, sharedSchemas), tool.name);
       const response = contract.paths[op.path]![op.method.toLowerCase()]!.responses[String(op.success.status)]!;
       const restSchema = resolveContract(contract, response.content!['application/json']!.schema);
-      // The envelope's one shared provenance definition is the only addition to REST's schema.
-      const { $defs: _defs, ...outputWithoutDefs } = tool.outputSchema as Json;
-      assert.deepEqual(normalise(unenvelope(outputWithoutDefs)), normalise(restSchema), `${tool.name}: output schema drifted from REST`);
+      const { $defs, ...output } = tool.outputSchema as Json;
+      const refs = JSON.stringify(output).split(`"$ref":"${UNTRUSTED_REF}"`).length - 1;
+      // The envelope definition is there exactly when something refers to it, and is the only addition to REST's schema.
+      assert.deepEqual($defs, refs > 0 ? { untrusted: UNTRUSTED_DEFINITION } : undefined, `${tool.name}: $defs`);
+      assert.deepEqual(unenvelope(output), reduceContract(restSchema), `${tool.name}: output schema drifted from REST`);
     }
   });
 
-  it('has schemas every JSON Schema 2020-12 client can compile', () => {
-    const ajv = new Ajv2020({ strict: false });
-    addFormats(ajv);
+  it('gives the feed tools one event shape: every type, and exactly the member-written payload fields in the envelope', () => {
+    // From the event declarations themselves rather than from the reduction: what a payload field name may hold.
+    const payloadFields = new Map<string, { untrusted: boolean; plain: boolean }>();
+    for (const fields of Object.values(EVENT_PAYLOAD_FIELDS)) {
+      for (const [name, schema] of Object.entries(fields)) {
+        const seen = payloadFields.get(name) ?? { untrusted: false, plain: false };
+        if (isUntrusted(schema)) seen.untrusted = true;
+        else seen.plain = true;
+        payloadFields.set(name, seen);
+      }
+    }
+    const envelopeOnly = [...payloadFields].filter(([, seen]) => seen.untrusted && !seen.plain).map(([name]) => name);
+    const mixed = [...payloadFields].filter(([, seen]) => seen.untrusted && seen.plain).map(([name]) => name);
+    assert.ok(envelopeOnly.includes('body') && mixed.includes('name'), 'a message body is always member-written; a name is, except a channel name');
+    for (const name of ['list_event_page', 'list_host_event_page', 'list_inbox_events']) {
+      const tool = tools.find((t) => t.name === name)!;
+      const event = ((tool.outputSchema!.properties as Json).events as Json).items as Json;
+      assert.equal(JSON.stringify(event).includes('oneOf'), false, `${name}: no union of variants`);
+      const properties = event.properties as Json;
+      assert.deepEqual(properties.type, { type: 'string', enum: [...EVENT_TYPES] }, `${name}: type names every event type`);
+      const payload = properties.payload as Json;
+      assert.deepEqual(Object.keys(payload).sort(), ['properties', 'type'], `${name}: an open payload, every field optional`);
+      assert.deepEqual(Object.keys(payload.properties as Json).sort(), [...envelopeOnly, ...mixed].sort(), `${name}: the member-written payload fields`);
+      for (const field of envelopeOnly) assert.deepEqual((payload.properties as Json)[field], { $ref: UNTRUSTED_REF }, `${name}: payload.${field}`);
+      for (const field of mixed) {
+        const forms = ((payload.properties as Json)[field] as { anyOf: Json[] }).anyOf;
+        assert.equal(forms.filter((form) => form.$ref === UNTRUSTED_REF).length, 1, `${name}: payload.${field} may be the envelope`);
+        assert.ok(forms.some((form) => !JSON.stringify(form).includes('$ref')), `${name}: payload.${field} may be plain where a type declares it so`);
+      }
+    }
+  });
+
+  it('weighs no more than the budget, as sent', async () => {
+    const res = await fetch(`${server.url}/v0/mcp`, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-06-18',
+        authorization: `Bearer ${caller.token}`,
+        // The model reads the JSON, not its compressed form.
+        'accept-encoding': 'identity',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 200);
+    const body = Buffer.from(await res.arrayBuffer());
+    assert.deepEqual((JSON.parse(body.toString('utf8')) as { result: { tools: Tool[] } }).result.tools, tools, 'the raw answer is the list the client read');
+    assert.ok(body.length <= TOOLS_LIST_BUDGET, `tools/list is ${body.length} bytes, over the budget of ${TOOLS_LIST_BUDGET}`);
+  });
+
+  it('uses no `type` arrays, and no $ref but the local envelope definition', () => {
+    const visit = (node: unknown, where: string, inside: string | undefined = undefined): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}[${i}]`));
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        // Under `properties` every key is a field name, not a keyword.
+        if (inside !== 'properties') {
+          if (key === 'type') assert.equal(typeof value, 'string', `${where}: type ${JSON.stringify(value)}`);
+          if (key === '$ref') assert.equal(value, UNTRUSTED_REF, `${where}: $ref`);
+        }
+        visit(value, `${where}.${key}`, inside === 'properties' ? undefined : key);
+      }
+    };
     for (const tool of tools) {
-      assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} inputSchema`);
-      assert.doesNotThrow(() => ajv.compile(tool.outputSchema!), `${tool.name} outputSchema`);
+      visit(tool.inputSchema, `${tool.name}.inputSchema`);
+      assert.equal(JSON.stringify(tool.inputSchema).includes('"$ref"'), false, `${tool.name}: an input schema is self-contained`);
+      visit(tool.outputSchema, `${tool.name}.outputSchema`);
+    }
+  });
+
+  it('has schemas every JSON Schema client can compile: 2020-12, and draft-07 as the MCP SDK client does', () => {
+    for (const ajv of [new Ajv2020({ strict: false, logger: false }), new Ajv({ strict: false, validateSchema: false, logger: false })]) {
+      addFormats(ajv);
+      for (const tool of tools) {
+        assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} inputSchema`);
+        assert.doesNotThrow(() => ajv.compile(tool.outputSchema!), `${tool.name} outputSchema`);
+      }
     }
   });
 
@@ -241,15 +359,72 @@ function resolveContract(contract: OpenApiDocument, node: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolveContract(contract, v)]));
 }
 
-/** Each envelope replaced by the member-written string schema it wraps. */
+/** Each envelope reference replaced by the member-written string it stands for, as the contract tags it. */
 function unenvelope(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(unenvelope);
   if (typeof node !== 'object' || node === null) return node;
+  if ((node as Json).$ref === UNTRUSTED_REF) return { type: 'string', 'x-atrium-untrusted': true };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, unenvelope(v)]));
+}
+
+/**
+ * The contract's response schema as a tool's output schema states it
+ * (docs/mcp.md#output-schemas), before the envelope:
+ * - only SHAPE_KEYWORDS stay, with the `x-atrium-untrusted` tag, and
+ *   `additionalProperties` when it is a schema; so no description, title,
+ *   default, example, pattern, format, length, bound, item count, closed
+ *   object (`additionalProperties: false`) or OpenAPI discriminator;
+ * - a `oneOf` with a discriminator over object branches (the event union) is
+ *   one object: the discriminator is a string enum of the branches' values in
+ *   order; a property whose schema is the same in every branch is that schema;
+ *   any other property, when an object in every branch, is an open object
+ *   with only the fields that carry member-written text in some branch, each
+ *   optional and `anyOf` its distinct branch forms (one form: itself); required
+ *   are the properties every branch requires;
+ * - any other `oneOf` is an `anyOf`.
+ */
+function reduceContract(node: unknown): Json {
+  if (typeof node !== 'object' || node === null) return {};
   const n = node as Json;
-  const untrusted = (n.properties as Json | undefined)?.untrusted as Json | undefined;
-  const text = (untrusted?.properties as Json | undefined)?.text;
-  if (n.type === 'object' && Array.isArray(n.required) && n.required.length === 1 && n.required[0] === 'untrusted' && text) return text;
-  return Object.fromEntries(Object.entries(n).map(([k, v]) => [k, unenvelope(v)]));
+  const out: Json = {};
+  for (const [key, value] of Object.entries(n)) {
+    if (key === 'x-atrium-untrusted') out[key] = value;
+    else if (key === 'additionalProperties' && typeof value === 'object') out[key] = reduceContract(value);
+    else if (!SHAPE_KEYWORDS.includes(key)) continue;
+    else if (key === 'properties' || key === 'patternProperties') out[key] = Object.fromEntries(Object.entries(value as Json).map(([name, s]) => [name, reduceContract(s)]));
+    else if (key === 'anyOf' || key === 'allOf' || key === 'prefixItems' || (key === 'items' && Array.isArray(value))) out[key] = (value as unknown[]).map(reduceContract);
+    else if (key === 'items') out[key] = reduceContract(value);
+    else out[key] = value;
+  }
+  if (!Array.isArray(n.oneOf)) return out;
+  const branches = n.oneOf.map(reduceContract);
+  const discriminator = (n.discriminator as { propertyName?: string } | undefined)?.propertyName;
+  if (discriminator === undefined || !branches.every((b) => b.type === 'object')) return { ...out, anyOf: branches };
+  assert.deepEqual(out, {}, 'a discriminated union carries nothing but its branches');
+  const props = (b: Json) => (b.properties ?? {}) as Record<string, Json>;
+  const names = [...new Set(branches.flatMap((b) => Object.keys(props(b))))];
+  const distinctForms = (forms: Json[]) => [...new Map(forms.map((f) => [JSON.stringify(f), f])).values()];
+  const either = (forms: Json[]) => {
+    const d = distinctForms(forms);
+    return d.length === 1 ? d[0]! : { anyOf: d };
+  };
+  const properties: Json = {};
+  for (const name of names) {
+    const forms = branches.filter((b) => name in props(b)).map((b) => props(b)[name]!);
+    if (name === discriminator) properties[name] = { type: 'string', enum: forms.flatMap((f) => f.enum as string[]) };
+    else if (forms.length === branches.length && distinctForms(forms).length === 1) properties[name] = forms[0];
+    else {
+      assert.ok(forms.every((f) => f.type === 'object'), `${name} differs between branches and is not an object in each`);
+      const fields: Json = {};
+      for (const field of new Set(forms.flatMap((f) => Object.keys(props(f))))) {
+        const fieldForms = forms.filter((f) => field in props(f)).map((f) => props(f)[field]!);
+        if (JSON.stringify(fieldForms).includes('"x-atrium-untrusted":true')) fields[field] = either(fieldForms);
+      }
+      properties[name] = { type: 'object', properties: fields };
+    }
+  }
+  const required = names.filter((name) => branches.every((b) => ((b.required ?? []) as string[]).includes(name)));
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 /**

@@ -5,7 +5,8 @@ import { findUnstorableText } from '../content/text.js';
 import { createAjv, createValidatorCompiler, describeValidationError } from '../http/validation.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
-import { envelopeSchema, resolveSchema } from './envelope.js';
+import { resolveSchema } from './envelope.js';
+import { outputSchema } from './output-schema.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -63,9 +64,10 @@ interface ValidateFunction {
 /**
  * Derives one MCP tool per operation declaration (docs/mcp.md). The tool's
  * arguments are the operation's path, query and body fields side by side; its
- * output schema is the REST response schema with member-written text replaced
- * by the untrusted-content envelope. Nothing here is written twice: a new
- * operation is a new tool, and a changed schema changes the tool with it.
+ * output schema is the REST response schema reduced to its shape, with
+ * member-written text replaced by the untrusted-content envelope
+ * (output-schema.ts). Nothing here is written twice: a new operation is a new
+ * tool, and a changed schema changes the tool with it.
  */
 export function buildToolset(operations: AnyOperation[], sharedSchemas: TSchema[]): Toolset {
   // The REST edge's own compiler, for the REST request a call stands for; and
@@ -181,7 +183,7 @@ function inputSchemaOf(op: AnyOperation, sharedSchemas: TSchema[]): McpTool['inp
 
 function describeTool(op: AnyOperation, sharedSchemas: TSchema[]): McpTool {
   const schema = op.success.schema;
-  const outputSchema = schema ? (envelopeSchema(schema, sharedSchemas) as McpTool['outputSchema']) : undefined;
+  const output = schema ? (outputSchema(schema, sharedSchemas) as McpTool['outputSchema']) : undefined;
   const carriesContent = schema !== undefined && containsUntrusted(resolveSchema(schema, sharedSchemas));
   const readOnly = op.readOnly === true;
   return {
@@ -198,7 +200,7 @@ function describeTool(op: AnyOperation, sharedSchemas: TSchema[]): McpTool {
       .filter((s): s is string => s !== undefined && s !== '')
       .join('\n\n'),
     inputSchema: inputSchemaOf(op, sharedSchemas),
-    ...(outputSchema ? { outputSchema } : {}),
+    ...(output ? { outputSchema: output } : {}),
     annotations: {
       readOnlyHint: readOnly,
       destructiveHint: !readOnly && op.destructive === true,
