@@ -1,88 +1,146 @@
-// `npm run bench`: drives a real Atrium server (a child process) over HTTP with
-// autocannon and prints requests/s and p50/p99 latency for each scenario, next
-// to a bare-Fastify baseline serving the same bytes. SQLite always; PostgreSQL
-// too when ATRIUM_BENCH_DATABASE_URL (or ATRIUM_TEST_DATABASE_URL) is set.
-// A benchmark, not a test: it asserts nothing about speed.
+// `npm run bench`: drives real Atrium servers (child processes) over HTTP with
+// autocannon and prints requests/s and p50/p99 latency for each scenario, as a
+// ratio to a bare-Fastify baseline serving the same bytes in the same run.
+// SQLite always; PostgreSQL too when ATRIUM_BENCH_DATABASE_URL (or
+// ATRIUM_TEST_DATABASE_URL) is set. With ATRIUM_BENCH_COMPARE=<path of another
+// Atrium checkout>, every scenario also runs against that checkout ("before"),
+// side by side with this one ("after"). A benchmark, not a test: it asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createContext } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { startSession } from '../src/identity/sessions.js';
-import { createLogger } from '../src/logger.js';
-import type { Actor } from '../src/identity/actor.js';
-import { createHuman, getMember } from '../src/members/service.js';
-import { assignRole } from '../src/roles/service.js';
-import { getSpace, proposeSpace, transitionSpace } from '../src/spaces/service.js';
-import { join as joinSpace, leave } from '../src/spaces/admission.js';
-import { postMessage, prepareBody } from '../src/messages/service.js';
-import { createResource, prepareContent } from '../src/resources/service.js';
+import { RESOURCE_TEXT } from './resource-text.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
-const ROOT = new URL('..', import.meta.url).pathname;
-
-/** About 4 KiB of Markdown, a typical working document. */
-const RESOURCE_TEXT = Array.from({ length: 64 }, (_, i) => `- item ${i}: notes about **topic ${i}**, see [link](https://example.test/${i})`).join('\n');
+const WRITERS = 16;
+const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 interface Result {
-  name: string;
   rps: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
-async function main(): Promise<void> {
-  const pgUrl = process.env.ATRIUM_BENCH_DATABASE_URL ?? process.env.ATRIUM_TEST_DATABASE_URL;
-  const backends: Array<{ name: string; url: (dir: string, schema: string) => string }> = [
-    { name: 'sqlite', url: (dir) => `sqlite:${join(dir, 'bench.db')}` },
-  ];
-  if (pgUrl) backends.push({ name: 'postgres', url: (_dir, schema) => withSearchPath(pgUrl, schema) });
-  console.log(`Atrium benchmark: ${SECONDS}s per scenario, ${CONNECTIONS} connections\n`);
-  for (const backend of backends) await benchBackend(backend.name, backend.url, pgUrl);
+interface Seeded {
+  session: string;
+  /** Member keys of sixteen distinct writers. */
+  writers: string[];
+  space: string;
+  resource: string;
 }
 
-async function benchBackend(name: string, urlFor: (dir: string, schema: string) => string, pgUrl?: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
-  const schema = `atrium_bench_${randomBytes(4).toString('hex')}`;
-  if (name === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
-  const children: ChildProcess[] = [];
-  try {
-    const databaseUrl = urlFor(dir, schema);
-    const port = await freePort();
-    const env = {
-      ...process.env,
-      ATRIUM_DATABASE_URL: databaseUrl,
-      ATRIUM_PORT: String(port),
-      ATRIUM_HOST: '127.0.0.1',
-      ATRIUM_LOG_LEVEL: 'warn',
-      ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
-    };
-    const seeded = await seed(databaseUrl, dir);
-    const server = spawn(process.execPath, [join(ROOT, 'bin', 'atrium.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(server);
-    await waitForLine(server, /listening/);
-    const base = `http://127.0.0.1:${port}`;
+/** A scenario's result for one checkout, and what it is compared with. */
+type Row = { name: string; baseline: 'get' | 'empty' | 'post'; results: Map<string, Result | undefined> };
 
-    const feedPath = `/v0/spaces/${seeded.space}/events?limit=100`;
-    const feedBytes = Buffer.from(await (await fetch(base + feedPath)).arrayBuffer());
-    const spaceBytes = Buffer.from(await (await fetch(`${base}/v0/spaces/${seeded.space}`)).arrayBuffer());
+async function main(): Promise<void> {
+  const pgUrl = process.env.ATRIUM_BENCH_DATABASE_URL ?? process.env.ATRIUM_TEST_DATABASE_URL;
+  const compare = process.env.ATRIUM_BENCH_COMPARE ? resolve(process.env.ATRIUM_BENCH_COMPARE) : undefined;
+  const trees = [...(compare ? [{ label: 'before', root: compare }] : []), { label: compare ? 'after' : 'this', root: ROOT }];
+  console.log(`Atrium benchmark: ${SECONDS}s per scenario, ${CONNECTIONS} connections (${WRITERS} for the write-heavy one)`);
+  for (const tree of trees) console.log(`  ${tree.label}: ${tree.root}`);
+  console.log('');
+  for (const backend of pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+    await benchBackend(backend, trees, pgUrl);
+  }
+}
 
-    const results: Result[] = [];
-    results.push(await run('read Space feed page (limit 100)', { url: base + feedPath }));
-    let n = 0;
-    results.push(
-      await run('propose a Space (write + event)', {
+async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label: string; root: string }>, pgUrl?: string): Promise<void> {
+  const rows: Row[] = [];
+  const row = (name: string, baseline: Row['baseline']): Row => {
+    let found = rows.find((r) => r.name === name);
+    if (!found) rows.push((found = { name, baseline, results: new Map() }));
+    return found;
+  };
+  const wakes = new Map<string, number[] | undefined>();
+  let bytes: { feed: Buffer; empty: Buffer } | undefined;
+
+  for (const tree of trees) {
+    const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
+    const schema = `atrium_bench_${randomBytes(4).toString('hex')}`;
+    if (backend === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
+    const children: ChildProcess[] = [];
+    try {
+      const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
+      const seeded = await seed(tree.root, databaseUrl, dir);
+      const node = async (): Promise<string> => {
+        const port = await freePort();
+        const child = spawn(process.execPath, [join(tree.root, 'bin', 'atrium.js'), 'serve'], {
+          cwd: tree.root,
+          env: {
+            ...process.env,
+            // Both checkouts run from their TypeScript sources: never a stale build, and alike.
+            ATRIUM_CLI_SOURCES: '1',
+            ATRIUM_DATABASE_URL: databaseUrl,
+            ATRIUM_DATA_DIR: dir,
+            ATRIUM_PORT: String(port),
+            ATRIUM_HOST: '127.0.0.1',
+            ATRIUM_LOG_LEVEL: 'warn',
+            ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        children.push(child);
+        await waitForLine(child, /listening/);
+        return `http://127.0.0.1:${port}`;
+      };
+      const base = await node();
+      const feedPath = `/v0/spaces/${seeded.space}/events?limit=100`;
+      const head = (await (await fetch(`${base}/v0/spaces/${seeded.space}/events?limit=500&since=0`)).json()) as { events: Array<{ cursor: number }> };
+      const headCursor = head.events.at(-1)!.cursor;
+      const tailPath = `/v0/spaces/${seeded.space}/events?since=${headCursor}&limit=100`;
+      bytes ??= {
+        feed: Buffer.from(await (await fetch(base + feedPath)).arrayBuffer()),
+        empty: Buffer.from(await (await fetch(base + tailPath)).arrayBuffer()),
+      };
+      const member = { authorization: `Bearer ${seeded.writers[0]}` };
+      // Each request as the next writer, so concurrent requests come from distinct members.
+      let turn = 0;
+      const nextWriter = (body: string) => [
+        {
+          setupRequest: (req: Record<string, unknown>) => {
+            turn += 1;
+            const headers = { ...(req.headers as Record<string, string>), authorization: `Bearer ${seeded.writers[turn % seeded.writers.length]}` };
+            return { ...req, headers, body };
+          },
+        },
+      ];
+      const owner = { authorization: `Bearer ${seeded.session}` };
+      const json = { 'content-type': 'application/json' };
+      const put = async (name: string, baseline: Row['baseline'], opts: Record<string, unknown>) =>
+        row(name, baseline).results.set(tree.label, await run(opts));
+
+      // Reads first, over the seeded log, so writes do not change what they read.
+      await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
+      await put('empty tail poll (anonymous)', 'empty', { url: base + tailPath });
+      await put('empty tail poll (member key)', 'empty', { url: base + tailPath, headers: member });
+      await put('inbox page, 100 events (session)', 'get', { url: `${base}/v0/me/inbox-events?limit=100`, headers: owner });
+      await put('read a Resource (4 KiB of Markdown)', 'get', { url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}` });
+      await put(`post a message, ${WRITERS} writers (member key)`, 'post', {
+        url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
+        method: 'POST',
+        connections: WRITERS,
+        headers: json,
+        requests: nextWriter(JSON.stringify({ body: 'A short status note, nothing to parse for long.' })),
+      });
+      await put('post a message with three mentions (writers in turn)', 'post', {
+        url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
+        method: 'POST',
+        headers: json,
+        requests: nextWriter(JSON.stringify({ body: 'Could @bench-a, @bench-b and @bench-c review the **draft** before Friday?' })),
+      });
+      let n = 0;
+      await put('propose a Space (write + event)', 'post', {
         url: `${base}/v0/spaces`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.session}` },
+        headers: { ...json, ...owner },
         requests: [
           {
             setupRequest: (req: Record<string, unknown>) => {
@@ -91,30 +149,12 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
             },
           },
         ],
-      }),
-    );
-
-    results.push(
-      await run('post a message with three mentions', {
-        url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
+      });
+      let edit = 0;
+      await put('create a Resource version (write)', 'post', {
+        url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}/versions`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.session}` },
-        body: JSON.stringify({ body: 'Could @bench-a, @bench-b and @bench-c review the **draft** before Friday?' }),
-      }),
-    );
-    results.push(
-      await run('read an inbox page (limit 100)', {
-        url: `${base}/v0/me/inbox-events?limit=100`,
-        headers: { authorization: `Bearer ${seeded.session}` },
-      }),
-    );
-    const resourcePath = `/v0/spaces/${seeded.space}/resources/${seeded.resource}`;
-    let edit = 0;
-    results.push(
-      await run('create a Resource version (write)', {
-        url: `${base}${resourcePath}/versions`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.session}` },
+        headers: { ...json, ...owner },
         requests: [
           {
             // Distinct text each time, so every version also stores a new blob.
@@ -124,108 +164,126 @@ async function benchBackend(name: string, urlFor: (dir: string, schema: string) 
             },
           },
         ],
-      }),
-    );
-    results.push(await run('read a Resource (4 KiB of Markdown)', { url: base + resourcePath }));
+      });
+      // Long polls: a write on one node wakes a reader waiting on another (PostgreSQL), or on the same node (SQLite).
+      const reader = backend === 'postgres' ? await node() : base;
+      wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
+    } finally {
+      for (const child of children) child.kill('SIGTERM');
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+      if (backend === 'postgres') await pgQuery(pgUrl!, `drop schema ${schema} cascade`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 
-    const feedFile = join(dir, 'feed.json');
-    const spaceFile = join(dir, 'space.json');
-    writeFileSync(feedFile, feedBytes);
-    writeFileSync(spaceFile, spaceBytes);
-    const basePort = await freePort();
-    const baseline = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts'), String(basePort), feedFile, spaceFile], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const baselines = await bareFastify(bytes!);
+  console.log(`== ${backend} ==`);
+  const labels = trees.map((t) => t.label);
+  console.log(`${'scenario'.padEnd(46)}${labels.map((l) => l.padStart(40)).join('')}`);
+  for (const r of rows) {
+    const bare = baselines[r.baseline];
+    const cells = labels.map((label) => cell(r.results.get(label), bare).padStart(40));
+    console.log(`${r.name.padEnd(46)}${cells.join('')}`);
+  }
+  for (const [kind, bare] of Object.entries(baselines)) {
+    const name = { get: 'bare Fastify GET, feed page bytes', empty: 'bare Fastify GET, empty page bytes', post: 'bare Fastify POST' }[kind]!;
+    console.log(`${name.padEnd(46)}${labels.map(() => cell(bare, bare).padStart(40)).join('')}`);
+  }
+  const wakeCells = labels.map((label) => {
+    const samples = wakes.get(label);
+    if (!samples) return 'n/a (no long poll)'.padStart(40);
+    return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
+  });
+  console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(46)}${wakeCells.join('')}`);
+  console.log('');
+}
+
+/**
+ * Time from sending a write on one node to a long-polling reader receiving it:
+ * an upper bound on commit-to-receipt, since the commit happens after the send.
+ */
+async function wakeLatencies(writer: string, reader: string, seeded: Seeded): Promise<number[] | undefined> {
+  const feed = `${reader}/v0/spaces/${seeded.space}/events`;
+  const probe = await fetch(`${feed}?since=0&limit=1&wait=0`);
+  const contract = (await (await fetch(`${reader}/v0/openapi.json`)).json()) as { paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }> };
+  if (!probe.ok || !contract.paths['/v0/spaces/{slug}/events']?.get?.parameters?.some((p) => p.name === 'wait')) return undefined;
+  let since = ((await (await fetch(`${feed}?since=0&limit=500`)).json()) as { cursor: number }).cursor;
+  for (;;) {
+    const page = (await (await fetch(`${feed}?since=${since}&limit=500`)).json()) as { cursor: number; events: unknown[] };
+    if (page.events.length === 0) break;
+    since = page.cursor;
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < WAKES; i++) {
+    const received = fetch(`${feed}?since=${since}&limit=100&wait=10`).then(async (res) => {
+      const at = performance.now();
+      return { at, page: (await res.json()) as { cursor: number; events: unknown[] } };
     });
-    children.push(baseline);
-    await waitForLine(baseline, /ready/);
-    const baseGet = await run('baseline: bare Fastify GET, same bytes', { url: `http://127.0.0.1:${basePort}${feedPath}` });
-    const basePost = await run('baseline: bare Fastify POST, same bytes', {
-      url: `http://127.0.0.1:${basePort}/v0/spaces`,
+    const sent = performance.now();
+    const write = await fetch(`${writer}/v0/spaces/${seeded.space}/channels/general/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"slug":"x","name":"xyz"}',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.writers[0]}` },
+      body: JSON.stringify({ body: `wake ${i}` }),
     });
+    if (write.status !== 201) throw new Error(`write answered ${write.status}`);
+    const { at, page } = await received;
+    if (page.events.length === 0) throw new Error('the long poll ended without the event');
+    samples.push(Math.max(0, at - sent));
+    since = page.cursor;
+  }
+  return samples;
+}
 
-    console.log(`== ${name} ==`);
-    print(results[0]!, baseGet);
-    print(results[1]!, basePost);
-    print(results[2]!, basePost);
-    print(results[3]!, baseGet);
-    print(results[4]!, basePost);
-    print(results[5]!, baseGet);
-    print(baseGet, baseGet);
-    print(basePost, basePost);
-    console.log('');
+function cell(result: Result | undefined, bare: Result): string {
+  if (!result) return 'n/a';
+  const ratio = bare.rps > 0 ? (result.rps / bare.rps).toFixed(2) : 'n/a';
+  return `${result.rps.toFixed(0)}/s ${result.p50}/${result.p99} ms ${ratio}x${result.errors ? ` (${result.errors} err)` : ''}`;
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function bareFastify(bytes: { feed: Buffer; empty: Buffer }): Promise<Record<Row['baseline'], Result>> {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'feed.json'), bytes.feed);
+  writeFileSync(join(dir, 'empty.json'), bytes.empty);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts'), String(port), dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await waitForLine(child, /ready/);
+    const url = `http://127.0.0.1:${port}`;
+    return {
+      get: await run({ url: `${url}/feed` }),
+      empty: await run({ url: `${url}/empty` }),
+      post: await run({ url: `${url}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"body":"x"}' }),
+    };
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
-    if (name === 'postgres') await pgQuery(pgUrl!, `drop schema ${schema} cascade`);
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/**
- * An owner with a session, an active Space whose feed holds a few hundred
- * events, three members to mention, 150 mentions of the owner for its inbox,
- * and one Resource of about 4 KiB of Markdown.
- */
-async function seed(databaseUrl: string, dir: string): Promise<{ session: string; space: string; resource: string }> {
-  const config = loadConfig({ ATRIUM_DATABASE_URL: databaseUrl });
-  config.dataDir = dir;
-  const ctx = await createContext(config, { log: createLogger('warn') });
-  try {
-    const system = { system: 'admin_cli' } as const;
-    const session = await ctx.db.transaction(async (tx) => {
-      await createHuman(tx, system, { handle: 'bench-owner', email: 'bench-owner@example.test' });
-      await assignRole(tx, system, { member: 'bench-owner', role: 'owner' });
-      return (await startSession(tx, 'bench-owner')).token;
-    });
-    const owner: Actor = {
-      kind: 'member',
-      member: await getMember(ctx.db.kysely, 'bench-owner'),
-      credential: { type: 'session', id: 'seed' },
-    };
-    await ctx.db.transaction((tx) => proposeSpace(tx, owner, { slug: 'bench', name: 'Bench' }));
-    await ctx.db.transaction((tx) => transitionSpace(tx, { kind: 'steward' }, 'bench', 'approve'));
-    for (let i = 0; i < 150; i++) {
-      await ctx.db.transaction((tx) => joinSpace(tx, owner, 'bench'));
-      await ctx.db.transaction((tx) => leave(tx, owner, 'bench'));
-    }
-    await ctx.db.transaction(async (tx) => {
-      for (const handle of ['bench-a', 'bench-b', 'bench-c']) await createHuman(tx, system, { handle, email: `${handle}@example.test` });
-    });
-    const mentioner: Actor = { kind: 'member', member: await getMember(ctx.db.kysely, 'bench-a'), credential: { type: 'session', id: 'seed' } };
-    const space = await getSpace(ctx.db.kysely, 'bench');
-    for (let i = 0; i < 150; i++) {
-      const body = await prepareBody(ctx.mentions, `note ${i} for @bench-owner`);
-      await ctx.db.transaction((tx) => postMessage(tx, mentioner, space, { channel: 'general' }, body));
-    }
-    const resource = await ctx.db.transaction((tx) =>
-      createResource(tx, owner, 'bench', { name: 'Bench notes', content: prepareContent(RESOURCE_TEXT, undefined, config.resourceMaxBytes) }),
-    );
-    return { session, space: 'bench', resource: resource.id };
-  } finally {
-    await ctx.close();
-  }
+async function seed(root: string, databaseUrl: string, dir: string): Promise<Seeded> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'seed.ts'), root, databaseUrl, dir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`seeding with ${root} failed (${code})`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as Seeded;
 }
 
-async function run(name: string, opts: Record<string, unknown>): Promise<Result> {
+async function run(opts: Record<string, unknown>): Promise<Result> {
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts } as autocannon.Options);
-  return {
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
-}
-
-function print(r: Result, baseline: Result): void {
-  const ratio = baseline.rps > 0 ? (r.rps / baseline.rps).toFixed(2) : 'n/a';
-  console.log(
-    `${r.name.padEnd(42)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   ` +
-      `${ratio}x baseline${r.errors ? `   (${r.errors} errors/non-2xx)` : ''}`,
-  );
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 function withSearchPath(url: string, schema: string): string {

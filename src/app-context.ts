@@ -6,6 +6,7 @@ import type { AddressDigest } from './shared/client-address.js';
 import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
 import type { EventLog } from './events/log.js';
+import type { Metrics } from './observability/metrics.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   db: Database;
   /** The event log of this node: the tail that follows it and wakes whoever waits (docs/events.md). */
   events: EventLog;
+  /** What an operator watches; no-ops unless `/metrics` is on. */
+  metrics: Metrics;
   clock: Clock;
   mailer: Mailer;
   /** Finds mention candidates off the main thread, with a time budget. */

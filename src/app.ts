@@ -12,6 +12,8 @@ import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
+import { createMetrics } from './observability/metrics.js';
+import { registerObservability, type Readiness } from './observability/routes.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 
@@ -28,6 +30,8 @@ export interface AppOptions {
 export interface App {
   http: FastifyInstance;
   ctx: AppContext;
+  /** False from the moment the node starts closing: `/readyz` answers 503. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -41,10 +45,11 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
   let events: EventLog;
+  const metrics = createMetrics(config.metrics.enabled);
   try {
     await db.migrate();
     addressDigest = addressDigester(await loadAddressSecret(db.kysely));
-    events = await startEventLog(db, { log });
+    events = await startEventLog(db, { log, metrics });
   } catch (err) {
     await db.destroy();
     throw err;
@@ -62,6 +67,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     config,
     db,
     events,
+    metrics,
     clock,
     mailer,
     mentions,
@@ -79,6 +85,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
 /** The composition root: the one place where configuration becomes running parts. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createContext(config, options);
+  const readiness: Readiness = { draining: false };
   // The contract operation serves the document generated from the routes built here.
   const contract = { document: (): unknown => undefined };
   const operations = allOperations(() => contract.document());
@@ -86,10 +93,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     operations,
     sharedSchemas,
     extraRoutes: async (app) => {
-      app.get('/healthz', { schema: { hide: true } }, async () => {
-        await ctx.db.kysely.selectFrom('events').select('cursor').limit(1).execute();
-        return { status: 'ok' };
-      });
+      // Liveness, readiness and metrics (docs/operations.md).
+      registerObservability(app, ctx, ctx.metrics, readiness);
       // The same operations as tools, at /v0/mcp (docs/mcp.md).
       registerMcpEndpoint(app, ctx, { operations, sharedSchemas });
       // The API reference and the guides (docs/web.md), at /docs.
@@ -103,7 +108,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     http,
     ctx,
+    readiness,
     async close() {
+      readiness.draining = true;
       // Long polls answer now with what they have; otherwise closing would wait out every one.
       ctx.events.tail.stop();
       await http.close();

@@ -11,6 +11,8 @@ export interface Config {
   baseUrl: string;
   databaseUrl: string;
   stewardKey: string | undefined;
+  /** `GET /metrics`: off, open (for a scraper on a private network), or guarded by its own bearer key. */
+  metrics: { enabled: false } | { enabled: true; key: string | undefined };
   smtpUrl: string | undefined;
   mailFrom: string;
   egressAllowCidrs: string[];
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     databaseUrl,
     stewardKey: env.ATRIUM_STEWARD_KEY || undefined,
+    metrics: parseMetrics(env.ATRIUM_METRICS, env.ATRIUM_METRICS_KEY),
     smtpUrl: env.ATRIUM_SMTP_URL || undefined,
     mailFrom: env.ATRIUM_MAIL_FROM || 'atrium@localhost',
     egressAllowCidrs: (env.ATRIUM_EGRESS_ALLOW_CIDRS ?? '')
@@ -104,6 +107,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: explicitDataDir ?? dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
+}
+
+function parseMetrics(switchValue: string | undefined, key: string | undefined): Config['metrics'] {
+  if (key) {
+    if (key.length < 16) throw new ConfigError('ATRIUM_METRICS_KEY must be at least 16 characters');
+    return { enabled: true, key };
+  }
+  const value = (switchValue ?? 'off').trim();
+  if (value === 'on') return { enabled: true, key: undefined };
+  if (value === 'off' || value === '') return { enabled: false };
+  throw new ConfigError(`ATRIUM_METRICS must be on or off, got ${switchValue}`);
 }
 
 function parsePort(raw: string): number {

@@ -31,7 +31,8 @@ for (const backend of backends()) {
 
     it('refuses a message too expensive to parse, writes nothing, and keeps serving', async () => {
       const before = await counts();
-      const hostile = '*'.repeat(9990) + 'a' + '*'.repeat(9990);
+      // The `@` makes it a body that may mention someone: only those are parsed at all.
+      const hostile = '*'.repeat(9990) + 'a' + '*'.repeat(9990) + ' @x';
       const refused = await server.request('POST', '/v0/spaces/hostile/channels/general/messages', {
         token: alice.session,
         body: { body: hostile },
@@ -46,6 +47,20 @@ for (const backend of backends()) {
       });
       assert.equal(normal.status, 201);
       assert.deepEqual(normal.body.mentioned_members, ['hostile-owner']);
+    });
+
+    it('never parses a body without an @: it cannot mention anyone, however hard it would be to parse', async () => {
+      // The same body as above without its `@`: within this budget a parse would be refused as too complex.
+      const plain = '*'.repeat(9990) + 'a' + '*'.repeat(9990);
+      const posted = await server.request('POST', '/v0/spaces/hostile/channels/general/messages', { token: alice.session, body: { body: plain } });
+      assert.equal(posted.status, 201);
+      assert.deepEqual(posted.body.mentioned_members, []);
+      // Escaped and referenced spellings of `@` never mention anyone either, and still need the `@` to be parsed.
+      const escaped = await server.request('POST', '/v0/spaces/hostile/channels/general/messages', {
+        token: alice.session,
+        body: { body: 'see \\@hostile-owner and &#64;hostile-owner' },
+      });
+      assert.deepEqual(escaped.body.mentioned_members, []);
     });
   });
 }

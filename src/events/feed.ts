@@ -63,8 +63,9 @@ export async function readFeed(
     if (head > since) {
       select ??= await feed.select();
       const page = await readPage(db, select, since, limit, reader);
-      if (page.events.length > 0 || Date.now() >= deadline) return page;
-    } else if (Date.now() >= deadline) {
+      if (page.events.length > 0 || Date.now() >= deadline || tail.isStopped) return page;
+    } else if (Date.now() >= deadline || tail.isStopped) {
+      // A node shutting down answers its long polls with what it has.
       return { events: [], cursor: since, protocol: PROTOCOL };
     }
     // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
 import type { Database, EventLogHooks } from '../storage/database.js';
 import type { Appended } from './append.js';
 import { PgListener } from './pg-listener.js';
@@ -8,6 +9,7 @@ import { EventTail } from './tail.js';
 
 export interface EventLogOptions {
   log: Logger;
+  metrics?: Metrics;
   /** How long a write waits for its events to be numbered before answering anyway. */
   sequenceWaitMs?: number;
   /** How often a node that does not lead tries to take over (failover time). */
@@ -34,13 +36,19 @@ export interface EventLog extends EventLogHooks {
 export async function startEventLog(db: Database, opts: EventLogOptions): Promise<EventLog> {
   const tail = new EventTail(db.kysely);
   await tail.start();
+  const metrics = opts.metrics ?? createMetrics(false);
+  metrics.gauge('atrium_event_log_head', 'Newest event cursor this node has followed.', () => tail.head);
+  metrics.gauge('atrium_feed_waiters', 'Feed readers waiting in a long poll on this node.', () => tail.waiterCount);
   if (db.dialect === 'sqlite' || !db.postgres) {
     const log: EventLog = {
       tail,
       leading: true,
       appended: (appended) => ({
         committed: async () => {
-          if ('numbered' in appended && appended.numbered.length > 0) await tail.announce(Math.max(...appended.numbered));
+          if ('numbered' in appended && appended.numbered.length > 0) {
+            metrics.eventsAppended(appended.numbered.length);
+            await tail.announce(Math.max(...appended.numbered));
+          }
         },
         abandoned: () => undefined,
       }),
@@ -51,7 +59,7 @@ export async function startEventLog(db: Database, opts: EventLogOptions): Promis
     db.eventLog = log;
     return log;
   }
-  return startPostgresLog(db, db.postgres, tail, opts);
+  return startPostgresLog(db, db.postgres, tail, opts, metrics);
 }
 
 async function startPostgresLog(
@@ -59,14 +67,15 @@ async function startPostgresLog(
   postgres: NonNullable<Database['postgres']>,
   tail: EventTail,
   opts: EventLogOptions,
+  metrics: Metrics,
 ): Promise<EventLog> {
   const channels = logChannels(await postgres.schema());
   const waitMs = opts.sequenceWaitMs ?? 10_000;
   const waiting = new Map<number, () => void>();
 
-  const numbered = async (batch: Pick<SequencedBatch, 'head' | 'queued'>): Promise<void> => {
+  const numbered = async (batch: Pick<SequencedBatch, 'head' | 'queued' | 'routes'>): Promise<void> => {
     // The follower reads the batch first, so a writer that answers after this reads its events from any feed of this node.
-    await tail.announce(batch.head).catch((err: unknown) => opts.log.error({ err }, 'following the event log failed'));
+    await tail.announce(batch.head, batch.routes).catch((err: unknown) => opts.log.error({ err }, 'following the event log failed'));
     for (const [first, last] of batch.queued) {
       for (const [id, resolve] of waiting) if (id >= first && id <= last) resolve();
     }
@@ -116,6 +125,24 @@ async function startPostgresLog(
     }
   };
   await elect();
+  metrics.gauge('atrium_event_log_leader', '1 while this node numbers events (PostgreSQL).', () => (sequencer.leading ? 1 : 0));
+  metrics.gauge('atrium_event_log_queued', 'Committed events waiting to be numbered (PostgreSQL; the whole host).', async () =>
+    Number((await db.kysely.selectFrom('pending_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+  );
+  metrics.gauge('atrium_event_log_oldest_queued_seconds', 'Age of the oldest event waiting to be numbered: the ordering lag (PostgreSQL).', async () => {
+    const row = await db.kysely.selectFrom('pending_events').select((eb) => eb.fn.min('created_ts').as('oldest')).executeTakeFirst();
+    return row?.oldest ? Math.max(0, (Date.now() - Date.parse(row.oldest)) / 1000) : 0;
+  });
+  metrics.gauge(
+    'atrium_db_pool_connections',
+    'PostgreSQL pool connections of this node, by state (waiting: requests queued for one).',
+    () => [
+      [{ state: 'total' }, postgres.pool.totalCount],
+      [{ state: 'idle' }, postgres.pool.idleCount],
+      [{ state: 'waiting' }, postgres.pool.waitingCount],
+    ],
+    ['state'],
+  );
   electing = setInterval(() => void elect(), opts.takeoverMs ?? 1000);
   electing.unref();
 
@@ -133,6 +160,8 @@ async function startPostgresLog(
       return {
         committed: async () => {
           if (ids.length === 0) return;
+          metrics.eventsAppended(ids.length);
+          const committedAt = performance.now();
           if (sequencer.leading) sequencer.wake();
           else listener.notice(channels.queued);
           let timer: NodeJS.Timeout | undefined;
@@ -142,6 +171,7 @@ async function startPostgresLog(
           const outcome = await Promise.race([Promise.all(done), timeout]);
           clearTimeout(timer);
           forget();
+          metrics.numberedAfter((performance.now() - committedAt) / 1000);
           // The write is committed either way; its events are numbered when a leader runs again.
           if (outcome === 'timeout') opts.log.warn({ queued: ids }, `events not numbered within ${waitMs} ms; answering anyway`);
         },

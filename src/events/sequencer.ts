@@ -9,6 +9,15 @@ export interface SequencedBatch {
   count: number;
   /** The `pending_events` ids it numbered, as inclusive ranges. */
   queued: Array<[number, number]>;
+  /** The numbered events' routing columns, in cursor order (only on the node that numbered them). */
+  routes?: EventRoute[];
+}
+
+/** What the tail needs of an event to know whom it may concern. */
+export interface EventRoute {
+  cursor: number;
+  space: string | null;
+  subjects: string;
 }
 
 /** Events numbered per transaction: bounds the notification payload (PostgreSQL caps it at 8000 bytes). */
@@ -51,7 +60,7 @@ WITH batch AS (
 ), inserted AS (
   INSERT INTO events (cursor, type, space, actor, subjects, payload, audience, created_ts)
   SELECT cursor, type, space, actor, subjects, payload, audience, created_ts FROM numbered
-  RETURNING cursor, subjects, audience
+  RETURNING cursor, space, subjects, audience
 ), subject_rows AS (
   INSERT INTO event_subjects (subject, cursor)
   SELECT DISTINCT s.subject, inserted.cursor FROM inserted CROSS JOIN LATERAL json_array_elements_text(inserted.subjects::json) AS s(subject)
@@ -64,9 +73,10 @@ WITH batch AS (
 ), summary AS (
   SELECT (SELECT count(*) FROM numbered) AS count,
          (SELECT max(cursor) FROM numbered) AS head,
-         (SELECT string_agg(first || '-' || last, ',' ORDER BY first) FROM runs) AS queued
+         (SELECT string_agg(first || '-' || last, ',' ORDER BY first) FROM runs) AS queued,
+         (SELECT json_agg(json_build_array(cursor, space, subjects) ORDER BY cursor) FROM inserted) AS routes
 )
-SELECT count, head, queued, CASE WHEN count > 0 THEN pg_notify('${channel}', head || ';' || queued) END AS announced FROM summary;
+SELECT count, head, queued, routes, CASE WHEN count > 0 THEN pg_notify('${channel}', head || ';' || queued) END AS announced FROM summary;
 COMMIT;`;
 }
 
@@ -115,13 +125,14 @@ export class Sequencer {
     try {
       const results = (await client.query(this.statement)) as unknown as pg.QueryResult[];
       const row = results.find((r) => r.command === 'SELECT' && r.fields.some((f) => f.name === 'announced'))?.rows[0] as
-        | { count: number | string; head: number | string | null; queued: string | null }
+        | { count: number | string; head: number | string | null; queued: string | null; routes: Array<[number, string | null, string]> | null }
         | undefined;
       const count = Number(row?.count ?? 0);
       const batch: SequencedBatch = {
         count,
         head: Number(row?.head ?? 0),
         queued: count > 0 && row?.queued ? parseAnnouncement(`0;${row.queued}`)!.queued : [],
+        routes: (row?.routes ?? []).map(([cursor, space, subjects]) => ({ cursor: Number(cursor), space, subjects })),
       };
       if (count > 0) this.opts.onBatch(batch);
       return batch;

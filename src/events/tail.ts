@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { EventRoute } from './sequencer.js';
 
 /**
  * What this node knows of the event log, and the one way anything in it waits
@@ -49,9 +50,19 @@ export class EventTail {
     return this.waiting;
   }
 
-  /** Events up to `cursor` are committed and numbered; resolves once the follower has read them. */
-  async announce(cursor: number): Promise<void> {
+  /**
+   * Events up to `cursor` are committed and numbered; resolves once the follower
+   * has read them. `routes`, when the caller has them (the node that numbered
+   * the batch), are those events' routing columns: if they continue exactly
+   * where the follower stands, no query is needed.
+   */
+  async announce(cursor: number, routes?: readonly EventRoute[]): Promise<void> {
     if (cursor > this.announced) this.announced = cursor;
+    if (routes && routes.length > 0 && !this.following && routes[0]!.cursor === this.followed + 1 && routes.at(-1)!.cursor === cursor) {
+      this.observe(routes);
+      this.followed = cursor;
+      return;
+    }
     await this.follow(cursor);
   }
 
@@ -93,6 +104,15 @@ export class EventTail {
   async waitFor(keys: readonly string[], since: number, deadline: number): Promise<void> {
     for (const key of keys) if ((await this.keyHead(key)) > since) return;
     if (this.stopped || Date.now() >= deadline) return;
+    await this.sleepUntil(keys, deadline);
+  }
+
+  /** True once the node is stopping: nothing waits any more. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  private async sleepUntil(keys: readonly string[], deadline: number): Promise<void> {
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -139,24 +159,34 @@ export class EventTail {
         .orderBy('cursor')
         .limit(FOLLOW_BATCH)
         .execute();
-      const woken = new Set<string>([HOST_KEY]);
-      for (const row of rows) {
-        const cursor = Number(row.cursor);
-        if (row.space !== null) {
-          this.spaceHeads.set(row.space, cursor);
-          woken.add(SPACE_PREFIX + row.space);
-        }
-        for (const subject of JSON.parse(row.subjects) as string[]) {
-          if (!subject.startsWith(MENTIONED_PREFIX)) continue;
-          const handle = subject.slice(MENTIONED_PREFIX.length);
-          this.inboxHeads.set(handle, cursor);
-          woken.add(INBOX_PREFIX + handle);
-        }
-      }
+      const woken = this.observe(rows.map((row) => ({ cursor: Number(row.cursor), space: row.space, subjects: row.subjects })), false);
       // Fewer rows than asked for: the rest of the range holds no event (SQLite leaves gaps on rollback).
       this.followed = rows.length < FOLLOW_BATCH ? upTo : Number(rows[rows.length - 1]!.cursor);
-      for (const key of woken) for (const wake of [...(this.waiters.get(key) ?? [])]) wake();
+      this.wake(woken);
     }
+  }
+
+  /** Moves the heads past these events; wakes their waiters unless told not to yet. */
+  private observe(routes: readonly EventRoute[], wakeNow = true): Set<string> {
+    const woken = new Set<string>([HOST_KEY]);
+    for (const route of routes) {
+      if (route.space !== null) {
+        this.spaceHeads.set(route.space, route.cursor);
+        woken.add(SPACE_PREFIX + route.space);
+      }
+      for (const subject of JSON.parse(route.subjects) as string[]) {
+        if (!subject.startsWith(MENTIONED_PREFIX)) continue;
+        const handle = subject.slice(MENTIONED_PREFIX.length);
+        this.inboxHeads.set(handle, route.cursor);
+        woken.add(INBOX_PREFIX + handle);
+      }
+    }
+    if (wakeNow) this.wake(woken);
+    return woken;
+  }
+
+  private wake(keys: Set<string>): void {
+    for (const key of keys) for (const wake of [...(this.waiters.get(key) ?? [])]) wake();
   }
 
   private headsOf(key: string): [Map<string, number>, string] {

@@ -17,6 +17,7 @@ import { trackAllowedMethods } from './methods.js';
 import { decimalIntegerCheck } from './url-integers.js';
 import { declaredCharset, MAX_JSON_DEPTH, nestsDeeperThan } from './json-limits.js';
 import { openApiDocumentation, routeSchema, toFastifyPath } from './openapi.js';
+import { createSerializerCompiler } from './serializers.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 
 export interface HttpServerOptions {
@@ -47,6 +48,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
 
   const allowedMethods = trackAllowedMethods(app);
   app.setValidatorCompiler(createValidatorCompiler(opts.sharedSchemas));
+  app.setSerializerCompiler(createSerializerCompiler(opts.sharedSchemas));
   for (const schema of opts.sharedSchemas) app.addSchema(schema);
 
   // protocol: Conventions, bodies are JSON: only our own JSON parser is
@@ -151,6 +153,8 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     method: op.method,
     url: toFastifyPath(op.path),
     schema: routeSchema(op),
+    // Names the operation for per-operation metrics (src/observability/).
+    config: { operation: op.name },
     ...(op.success.plainJson ? { serializerCompiler: () => (data: unknown) => JSON.stringify(data) } : {}),
     // Who is calling is settled before the body is parsed or validated, so a
     // caller without a usable credential learns that (401/403) rather than

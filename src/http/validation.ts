@@ -22,8 +22,25 @@ export function createValidatorCompiler(sharedSchemas: TSchema[]): FastifySchema
   return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
 }
 
-/** One Ajv set up as the edge uses it: defaults filled, nothing removed, the shared schemas resolvable. */
+/**
+ * One Ajv set up as the edge uses it: defaults filled, nothing removed, the
+ * shared schemas resolvable. Instances are kept per set of shared schemas and
+ * mode: Ajv caches what it compiles by schema object, and operation schemas
+ * are module constants, so every server built in a process (tests start many)
+ * and the MCP endpoint reuse the same compiled validators. Validators hold no
+ * state between calls but `errors`, read at once after each call.
+ */
 export function createAjv(sharedSchemas: TSchema[], opts: { coerceTypes: boolean }): InstanceType<typeof Ajv> {
+  let byMode = instances.get(sharedSchemas);
+  if (!byMode) instances.set(sharedSchemas, (byMode = new Map()));
+  let ajv = byMode.get(opts.coerceTypes);
+  if (!ajv) byMode.set(opts.coerceTypes, (ajv = buildAjv(sharedSchemas, opts)));
+  return ajv;
+}
+
+const instances = new WeakMap<TSchema[], Map<boolean, InstanceType<typeof Ajv>>>();
+
+function buildAjv(sharedSchemas: TSchema[], opts: { coerceTypes: boolean }): InstanceType<typeof Ajv> {
   const ajv = new Ajv({ coerceTypes: opts.coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
   addFormats(ajv);
   // Addresses are `idn-email` (RFC 6531): what mail can be sent to, ASCII or not (src/shared/mailbox.ts).

@@ -36,7 +36,7 @@ export function registerMcpEndpoint(
 ): void {
   const toolset = buildToolset(opts.operations, opts.sharedSchemas);
   const callers = new WeakMap<FastifyRequest, MemberActor>();
-  const config: ChecksOwnTextConfig = { checksOwnText: true };
+  const config: ChecksOwnTextConfig & { operation: string } = { checksOwnText: true, operation: 'mcp' };
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: MCP_PATH,

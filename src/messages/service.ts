@@ -27,6 +27,7 @@ import { findMember } from '../members/service.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { AtriumError, forbidden, invalid, notFound } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
+import type { MembershipState } from '../spaces/tables.js';
 import { getSpace } from '../spaces/service.js';
 import type { SpaceRecord } from '../spaces/records.js';
 import type { Tx } from '../storage/database.js';
@@ -69,7 +70,16 @@ export interface PreparedBody {
 /** `owner` is whose body this is: the mention parser's unit of fairness. */
 export async function prepareBody(parser: MentionParser, text: string, owner?: string): Promise<PreparedBody> {
   checkBody(text);
+  if (!mayMention(text)) return { text, candidates: [] };
   return { text, candidates: await parser.candidates(text, owner) };
+}
+
+/**
+ * Only a literal `@` can start a mention (escaped and character-reference
+ * spellings never notify: mentions.ts), so a body without one needs no parse.
+ */
+function mayMention(text: string): boolean {
+  return text.includes('@');
 }
 
 /**
@@ -84,6 +94,8 @@ export async function prepareMessage(
   slug: string,
   text: string,
 ): Promise<PreparedBody> {
+  // postMessage checks all of this (and the body) again inside its transaction; these checks only keep the parse for those who could post.
+  if (!mayMention(text)) return { text, candidates: [] };
   const { member } = await requireAct(ctx.db.kysely, actor, await getSpace(ctx.db.kysely, slug));
   return prepareBody(ctx.mentions, text, member.handle);
 }
@@ -98,8 +110,9 @@ export async function postMessage(
   const body = prepared.text;
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
-  await holdMemberships(tx, space.slug, participants);
-  const author = (await requireAct(tx.db, actor, space)).member.handle;
+  const held = await holdMemberships(tx, space.slug, participants);
+  const author = (await requireAct(tx.db, actor, space, held && actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined)).member.handle;
+  checkBody(body);
   requireActiveSpace(space);
   const placement = await place(tx, author, space, target, prepared.candidates);
 
@@ -188,16 +201,18 @@ async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, spac
  * message: it waits, and the message is ordered before it. SQLite serialises
  * writers already.
  */
-async function holdMemberships(tx: Tx, space: string, handles: string[]): Promise<void> {
-  if (tx.dialect !== 'postgres' || handles.length === 0) return;
-  await tx.db
+async function holdMemberships(tx: Tx, space: string, handles: string[]): Promise<Map<string, MembershipState> | undefined> {
+  if (tx.dialect !== 'postgres' || handles.length === 0) return undefined;
+  const rows = await tx.db
     .selectFrom('space_memberships')
-    .select('state')
+    .select(['member_handle', 'state'])
     .where('space', '=', space)
     .where('member_handle', 'in', [...handles].sort())
     .orderBy('member_handle')
     .forShare()
     .execute();
+  // The states as locked: the gate reads them instead of asking again.
+  return new Map(rows.map((row) => [row.member_handle, row.state]));
 }
 
 function conversation(a: string, b: string): [string, string] {

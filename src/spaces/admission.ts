@@ -43,10 +43,18 @@ export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, spac
   throw forbidden(`Space ${space.slug} is invite-only: current admission is required`);
 }
 
-/** The Space action gate: may this caller write in the Space at all? */
-export async function requireAct(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<MemberActor> {
+/**
+ * The Space action gate: may this caller write in the Space at all? A caller
+ * that has just read (and locked) the membership passes its state as `known`.
+ */
+export async function requireAct(
+  db: Kysely<DatabaseSchema>,
+  actor: Actor,
+  space: SpaceRecord,
+  known?: { state: MembershipState | undefined },
+): Promise<MemberActor> {
   const member = requireActiveMember(actor);
-  const state = await membershipState(db, space.slug, member.member.handle);
+  const state = known ? known.state : await membershipState(db, space.slug, member.member.handle);
   if (state === 'admitted') return member;
   // Removal must mean something in an open Space too: a removed member may not
   // act there until an Owner/Host invites them back (docs/decisions-local.md).
