@@ -4500,7 +4500,10 @@ export interface operations {
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description The Space, by its slug. */
                 slug: string;
@@ -4512,11 +4515,22 @@ export interface operations {
             /** @description One feed page. */
             200: {
                 headers: {
+                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FeedPage"];
                 };
+            };
+            /** @description The page named by `If-None-Match` is still current; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
@@ -4535,7 +4549,10 @@ export interface operations {
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4544,11 +4561,22 @@ export interface operations {
             /** @description One feed page. */
             200: {
                 headers: {
+                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FeedPage"];
                 };
+            };
+            /** @description The page named by `If-None-Match` is still current; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
@@ -5215,7 +5243,10 @@ export interface operations {
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5224,11 +5255,22 @@ export interface operations {
             /** @description One inbox page. */
             200: {
                 headers: {
+                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FeedPage"];
                 };
+            };
+            /** @description The page named by `If-None-Match` is still current; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Actor } from '../identity/actor.js';
+import type { ResponseControl } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -21,6 +23,19 @@ export interface Feed {
   key: string;
   /** Narrows the event query to this feed; may read the database (access filters), so it runs only when needed. */
   select(): Promise<(q: EventQuery) => EventQuery>;
+  /**
+   * Whether a page depends only on the log and who reads it, so this node may
+   * keep what it served (page-cache.ts). Not so where `select` follows access
+   * that can change (the inbox).
+   */
+  keepsPages: boolean;
+}
+
+/** A page as it is sent: the page, its JSON, and the entity tag of that JSON (for `If-None-Match`). */
+export interface FeedAnswer {
+  page: FeedPage;
+  json: string;
+  etag: string;
 }
 
 export interface FeedRead {
@@ -46,6 +61,9 @@ export interface FeedRead {
  * page only for a member of that audience. Hiding an event from one reader opens
  * no gap: the page's cursor is the last event it holds, never one it skipped.
  * Without a reader, every audience-restricted event stays hidden.
+ *
+ * Pages of feeds that allow it are kept as sent, and served again without a
+ * query while they are still what a read would answer (page-cache.ts).
  */
 export async function readFeed(
   db: Kysely<DatabaseSchema>,
@@ -53,24 +71,59 @@ export async function readFeed(
   feed: Feed,
   read: FeedRead,
   reader: Actor | null = null,
-): Promise<FeedPage> {
+): Promise<FeedAnswer> {
   const { since, limit } = read;
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
+  const handle = readerHandle(reader);
+  const kept = feed.keepsPages ? `${feed.key}\n${since}\n${limit}\n${handle ?? ''}` : undefined;
   let select: ((q: EventQuery) => EventQuery) | undefined;
   for (;;) {
     const head = await tail.keyHead(feed.key);
     if (head > since) {
+      const known = kept === undefined ? undefined : tail.pages.get(kept, head);
+      if (known) return known;
       select ??= await feed.select();
-      const page = await readPage(db, select, since, limit, reader);
-      if (page.events.length > 0 || Date.now() >= deadline || tail.isStopped) return page;
+      const page = await readPage(db, select, since, limit, handle);
+      if (page.events.length > 0) {
+        const answer = serialise(page);
+        if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
+        return answer;
+      }
+      if (Date.now() >= deadline || tail.isStopped) return serialise(page);
     } else if (Date.now() >= deadline || tail.isStopped) {
       // A node shutting down answers its long polls with what it has.
-      return { events: [], cursor: since, protocol: PROTOCOL };
+      return serialise({ events: [], cursor: since, protocol: PROTOCOL });
     }
     // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.
     await tail.waitFor([feed.key], head, deadline);
   }
+}
+
+/**
+ * Sends a feed answer over HTTP as the bytes already made, with its entity
+ * tag; a client whose `If-None-Match` names that tag gets 304 and no body
+ * (RFC 9110 §13.1.2, weak comparison). Pages differ by who reads them, so
+ * caches may keep them only privately and must ask again each time.
+ */
+export function sendFeedAnswer(answer: FeedAnswer, ifNoneMatch: string | undefined, response: ResponseControl): FeedPage {
+  response.setHeader('etag', answer.etag);
+  response.setHeader('cache-control', 'private, no-cache');
+  response.setHeader('vary', 'authorization, cookie');
+  if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, answer.etag)) response.notModified();
+  else response.sendJson(answer.json);
+  return answer.page;
+}
+
+function matchesAny(ifNoneMatch: string, etag: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+function serialise(page: FeedPage): FeedAnswer {
+  const json = JSON.stringify(page);
+  // Weak: the same page may be sent compressed or not.
+  return { page, json, etag: `W/"${createHash('sha1').update(json).digest('base64url')}"` };
 }
 
 async function readPage(
@@ -78,9 +131,8 @@ async function readPage(
   select: (q: EventQuery) => EventQuery,
   since: number,
   limit: number,
-  reader: Actor | null,
+  handle: string | null,
 ): Promise<FeedPage> {
-  const handle = readerHandle(reader);
   const rows = await select(db.selectFrom('events').selectAll())
     .where((eb) =>
       handle === null

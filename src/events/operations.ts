@@ -5,7 +5,7 @@ import { requireRead } from '../spaces/admission.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import { getSpace } from '../spaces/service.js';
 import { FeedQuery, feedRead } from './schemas.js';
-import { readFeed, type EventQuery } from './feed.js';
+import { readFeed, sendFeedAnswer, type EventQuery } from './feed.js';
 import { feedKeys } from './tail.js';
 
 const FeedPageRef = Type.Ref('FeedPage');
@@ -26,11 +26,16 @@ export const listEventPage = defineOperation({
   success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
   errors: [401, 403, 404],
   readOnly: true,
-  handler: async ({ params, query, actor, ctx }) => {
+  conditional: true,
+  handler: async ({ params, query, actor, ctx, ifNoneMatch, response }) => {
     const space = await getSpace(ctx.db.kysely, params.slug);
     await requireRead(ctx.db.kysely, actor, space);
-    const feed = { key: feedKeys.space(space.slug), select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug) };
-    return readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor);
+    const feed = {
+      key: feedKeys.space(space.slug),
+      select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug),
+      keepsPages: true,
+    };
+    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor), ifNoneMatch, response);
   },
 });
 
@@ -48,10 +53,11 @@ export const listHostEventPage = defineOperation({
   success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
   errors: [401, 403],
   readOnly: true,
-  handler: async ({ query, actor, ctx }) => {
+  conditional: true,
+  handler: async ({ query, actor, ctx, ifNoneMatch, response }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
-    const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q };
-    return readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor);
+    const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q, keepsPages: true };
+    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor), ifNoneMatch, response);
   },
 });
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
+import { PageCache } from './page-cache.js';
 import type { EventRoute } from './sequencer.js';
 
 /**
@@ -30,6 +31,8 @@ export class EventTail {
   private readonly waiters = new Map<string, Set<() => void>>();
   private waiting = 0;
   private stopped = false;
+  /** Pages this node served, kept while they are still what a read would answer (page-cache.ts). */
+  readonly pages = new PageCache();
 
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 

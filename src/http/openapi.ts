@@ -57,6 +57,23 @@ const SECURITY_NAMES: Record<CredentialScheme, string[]> = {
   steward_key: ['stewardKey'],
 };
 
+/** What a `conditional` operation's answer carries (src/events/feed.ts, sendFeedAnswer). */
+const CONDITIONAL_HEADERS = {
+  ETag: { type: 'string', description: 'Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current.' },
+  'Cache-Control': { type: 'string', description: '`private, no-cache`: pages differ by reader, and are revalidated every time.' },
+};
+
+const IF_NONE_MATCH = {
+  type: 'object',
+  properties: {
+    'if-none-match': {
+      type: 'string',
+      maxLength: 1024,
+      description: 'Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body.',
+    },
+  },
+};
+
 /** `/v0/spaces/{slug}` → `/v0/spaces/:slug`. */
 export function toFastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
@@ -85,6 +102,10 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     ? { ...op.success.schema, description: op.success.description }
     : { description: op.success.description, type: 'null' };
   for (const status of op.success.alsoStatuses ?? []) response[status] = response[op.success.status];
+  if (op.conditional) {
+    response[op.success.status] = { ...(response[op.success.status] as object), headers: CONDITIONAL_HEADERS };
+    response[304] = { description: 'The page named by `If-None-Match` is still current; no body.', type: 'null' };
+  }
   for (const status of documentedErrors(op)) {
     response[status] = { description: ERROR_DESCRIPTIONS[status], $ref: 'Error#' };
   }
@@ -98,6 +119,7 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     tags: [op.tag],
     security,
     ...(op.params ? { params: op.params } : {}),
+    ...(op.conditional ? { headers: IF_NONE_MATCH } : {}),
     ...(op.query ? { querystring: op.query } : {}),
     ...(op.body ? { body: op.body } : {}),
     response,

@@ -171,24 +171,37 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     },
     handler: async (request, reply) => {
       const actor = actors.get(request)!;
-      let status: number = op.success.status;
+      const answer: Answer = { status: op.success.status };
+      const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
       const result = await op.handler({
         params: request.params as never,
         query: request.query as never,
         body: (op.body ? request.body : undefined) as never,
         actor,
         ctx,
-        response: responseControl(reply, ctx.config.baseUrl, (s) => (status = s)),
+        response: responseControl(reply, ctx.config.baseUrl, answer),
         clientAddress: request.ip,
+        ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}),
       });
-      reply.code(status);
-      if (status === 204) return reply.send();
+      if (answer.notModified) return reply.code(304).send();
+      reply.code(answer.status);
+      if (answer.status === 204) return reply.send();
+      if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
       return reply.send(result);
     },
   });
 }
 
-function responseControl(reply: FastifyReply, baseUrl: string, setStatus: (s: 200 | 201 | 202) => void): ResponseControl {
+/** What a handler decided about its answer beyond the returned body. */
+interface Answer {
+  status: number;
+  json?: string;
+  notModified?: true;
+}
+
+const passThrough = (payload: unknown): string => payload as string;
+
+function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): ResponseControl {
   const secure = baseUrl.startsWith('https:');
   return {
     setSessionCookie(token, expires) {
@@ -200,7 +213,15 @@ function responseControl(reply: FastifyReply, baseUrl: string, setStatus: (s: 20
     setHeader(name, value) {
       reply.header(name, value);
     },
-    setStatus,
+    setStatus(status) {
+      answer.status = status;
+    },
+    sendJson(json) {
+      answer.json = json;
+    },
+    notModified() {
+      answer.notModified = true;
+    },
   };
 }
 

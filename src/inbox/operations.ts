@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { FeedQuery, feedRead } from '../events/schemas.js';
 import { defineOperation } from '../operations/operation.js';
 import { readInbox } from './service.js';
+import { sendFeedAnswer } from '../events/feed.js';
 
 export const listInboxEvents = defineOperation({
   name: 'list_inbox_events',
@@ -19,7 +20,9 @@ export const listInboxEvents = defineOperation({
   success: { status: 200, description: 'One inbox page.', schema: Type.Ref('FeedPage'), plainJson: true },
   errors: [401, 403],
   readOnly: true,
-  handler: async ({ query, actor, ctx }) => readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query)),
+  conditional: true,
+  handler: async ({ query, actor, ctx, ifNoneMatch, response }) =>
+    sendFeedAnswer(await readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query)), ifNoneMatch, response),
 });
 
 export const inboxOperations = [listInboxEvents];

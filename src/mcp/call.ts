@@ -42,6 +42,8 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
       setSessionCookie() {},
       clearSessionCookie() {},
       setHeader() {},
+      sendJson() {},
+      notModified() {},
       setStatus(s) {
         status = s;
       },

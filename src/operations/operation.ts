@@ -31,6 +31,13 @@ export interface ResponseControl {
   setHeader(name: string, value: string): void;
   /** Overrides the declared success status (e.g. join answers 202 for a filed request). */
   setStatus(status: 200 | 201 | 202): void;
+  /**
+   * Conditional reads (`conditional` operations): the body is already JSON, so
+   * send these bytes as they are; or the client's copy is current, so answer
+   * 304 with no body. MCP carries the returned value and ignores both.
+   */
+  sendJson(json: string): void;
+  notModified(): void;
 }
 
 export interface OperationInput<P, Q, B> {
@@ -42,6 +49,8 @@ export interface OperationInput<P, Q, B> {
   response: ResponseControl;
   /** The caller's network address, for per-client rate limits. */
   clientAddress: string;
+  /** `If-None-Match` as sent, for `conditional` operations over HTTP; never set over MCP. */
+  ifNoneMatch?: string;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
@@ -88,6 +97,11 @@ export interface Operation<
      */
     plainJson?: true;
   };
+  /**
+   * Answers carry an `ETag`, and `If-None-Match` with a current tag gets 304
+   * with no body (feeds: a reader re-polling what it already holds).
+   */
+  conditional?: true;
   /** Documented error statuses; 422 is added wherever there is input to validate. */
   errors: ErrorStatus[];
   readOnly?: boolean;

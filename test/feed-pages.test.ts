@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { backends, startServer, type TestServer } from './support/server.js';
+
+type Person = { handle: string; session: string };
+type Page = { events: Array<{ cursor: number; type: string; payload: Record<string, unknown> }>; cursor: number };
+
+/**
+ * Conditional feed reads and kept pages (docs/events.md, "Kept pages"): every
+ * feed page carries an ETag, `If-None-Match` with a current one gets 304 and no
+ * body, and a page this node kept is only ever served to a reader for whom it
+ * is what a fresh read would answer.
+ */
+for (const backend of backends()) {
+  describe(`Feed pages: ETag, If-None-Match and kept pages (${backend})`, () => {
+    let server: TestServer;
+    let owner: Person;
+    let ann: Person;
+    let ben: Person;
+
+    before(async () => {
+      server = await startServer(backend);
+      owner = await server.human('page-owner', { role: 'owner' });
+      ann = await server.human('page-ann');
+      ben = await server.human('page-ben');
+      for (const [slug, join_policy] of [
+        ['pages', 'open'],
+        ['closed-pages', 'invite'],
+      ] as const) {
+        assert.equal((await server.request('POST', '/v0/spaces', { token: owner.session, body: { slug, name: slug, join_policy } })).status, 201);
+        assert.equal((await server.request('POST', `/v0/spaces/${slug}/approve`, { token: owner.session })).status, 200);
+      }
+      for (const who of [ann, ben]) assert.equal((await server.request('POST', '/v0/spaces/pages/join', { token: who.session })).status, 200);
+    });
+    after(() => server.stop());
+
+    const get = (path: string, opts: { token?: string; etag?: string } = {}) =>
+      server.request('GET', path, { ...(opts.token ? { token: opts.token } : {}), headers: opts.etag ? { 'if-none-match': opts.etag } : {} });
+    const post = (who: Person, body: string) =>
+      server.request('POST', '/v0/spaces/pages/channels/general/messages', { token: who.session, body: { body } });
+
+    it('answers 304 with no body while the page is current, and the new page once an event of the feed commits', async () => {
+      const first = await get('/v0/spaces/pages/events?since=0&limit=500');
+      assert.equal(first.status, 200);
+      const etag = first.headers.get('etag')!;
+      assert.match(etag, /^W\/"[A-Za-z0-9_-]+"$/);
+      assert.equal(first.headers.get('cache-control'), 'private, no-cache');
+
+      const again = await get('/v0/spaces/pages/events?since=0&limit=500', { etag });
+      assert.equal(again.status, 304);
+      assert.equal(again.body, undefined);
+      assert.equal(again.headers.get('etag'), etag);
+      // A list of tags, strong or weak, matches if any one does; `*` always does.
+      assert.equal((await get('/v0/spaces/pages/events?since=0&limit=500', { etag: `W/"other", ${etag.slice(2)}` })).status, 304);
+      assert.equal((await get('/v0/spaces/pages/events?since=0&limit=500', { etag: '*' })).status, 304);
+      assert.equal((await get('/v0/spaces/pages/events?since=0&limit=500', { etag: 'W/"other"' })).status, 200);
+
+      assert.equal((await post(ann, 'a new line')).status, 201);
+      const changed = await get('/v0/spaces/pages/events?since=0&limit=500', { etag });
+      assert.equal(changed.status, 200);
+      assert.notEqual(changed.headers.get('etag'), etag);
+      assert.equal((changed.body as Page).events.at(-1)!.payload.body, 'a new line');
+      assert.deepEqual(changed.body.events.slice(0, -1), first.body.events);
+    });
+
+    it('keeps a full page current through later events: the same tag, and the same bytes', async () => {
+      const full = await get('/v0/spaces/pages/events?since=0&limit=2');
+      assert.equal(full.body.events.length, 2);
+      assert.equal((await post(ben, 'after the full page')).status, 201);
+      const later = await get('/v0/spaces/pages/events?since=0&limit=2', { etag: full.headers.get('etag')! });
+      assert.equal(later.status, 304);
+      const reread = await get('/v0/spaces/pages/events?since=0&limit=2');
+      assert.deepEqual(reread.body, full.body);
+    });
+
+    it('never hands one reader a page kept for another: direct messages stay with their audience', async () => {
+      const dm = await server.request('POST', '/v0/spaces/pages/direct-messages', { token: ann.session, body: { to: 'page-ben', body: 'just for ben' } });
+      assert.equal(dm.status, 201, JSON.stringify(dm.body));
+      const path = '/v0/spaces/pages/events?since=0&limit=500';
+      const sees = (page: Page) => page.events.some((e) => e.payload.body === 'just for ben');
+      // Each reader twice: the second read may come from what this node kept.
+      for (let round = 0; round < 2; round++) {
+        assert.equal(sees((await get(path, { token: ben.session })).body), true, 'ben, the recipient');
+        assert.equal(sees((await get(path, { token: ann.session })).body), true, 'ann, the sender');
+        assert.equal(sees((await get(path, { token: owner.session })).body), false, 'the owner, not in the conversation');
+        assert.equal(sees((await get(path)).body), false, 'an anonymous reader');
+      }
+      const anonymous = await get(path);
+      const bens = await get(path, { token: ben.session });
+      assert.notEqual(anonymous.headers.get('etag'), bens.headers.get('etag'));
+      // Ben's tag is not current for an anonymous reader, whose page differs.
+      assert.equal((await get(path, { etag: bens.headers.get('etag')! })).status, 200);
+    });
+
+    it('checks access before answering 304: a removed member is refused, whatever tag they hold', async () => {
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/invitations', { token: owner.session, body: { member: 'page-ann' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/join', { token: ann.session })).status, 200);
+      const page = await get('/v0/spaces/closed-pages/events?since=0', { token: ann.session });
+      assert.equal(page.status, 200);
+      assert.equal((await get('/v0/spaces/closed-pages/events?since=0', { token: ann.session, etag: page.headers.get('etag')! })).status, 304);
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/members/page-ann/remove', { token: owner.session })).status, 200);
+      const refused = await get('/v0/spaces/closed-pages/events?since=0', { token: ann.session, etag: page.headers.get('etag')! });
+      assert.equal(refused.status, 403);
+    });
+
+    it('tags inbox pages too, and an inbox page follows access at once rather than a kept copy', async () => {
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/invitations', { token: owner.session, body: { member: 'page-ben' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/join', { token: ben.session })).status, 200);
+      const ping = await server.request('POST', '/v0/spaces/closed-pages/channels/general/messages', { token: owner.session, body: { body: 'ping @page-ben' } });
+      assert.equal(ping.status, 201);
+      const inbox = await get('/v0/me/inbox-events?since=0', { token: ben.session });
+      assert.equal(inbox.status, 200);
+      assert.ok((inbox.body as Page).events.some((e) => e.payload.body === 'ping @page-ben'));
+      const etag = inbox.headers.get('etag')!;
+      assert.equal((await get('/v0/me/inbox-events?since=0', { token: ben.session, etag })).status, 304);
+      // Removed from the invite Space: its mentions are hidden at once, so the tag ben holds is no longer current.
+      assert.equal((await server.request('POST', '/v0/spaces/closed-pages/members/page-ben/remove', { token: owner.session })).status, 200);
+      const later = await get('/v0/me/inbox-events?since=0', { token: ben.session, etag });
+      assert.equal(later.status, 200);
+      assert.equal((later.body as Page).events.some((e) => e.payload.body === 'ping @page-ben'), false);
+    });
+  });
+}
