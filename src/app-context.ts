@@ -7,6 +7,7 @@ import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
 import type { EventLog } from './events/log.js';
 import type { Metrics } from './observability/metrics.js';
+import type { KnownSpaces } from './spaces/known-spaces.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
@@ -14,6 +15,8 @@ export interface AppContext {
   db: Database;
   /** The event log of this node: the tail that follows it and wakes whoever waits (docs/events.md). */
   events: EventLog;
+  /** Space records as fresh as this node's view of the log, for feed reads only (spaces/known-spaces.ts). */
+  spaces: KnownSpaces;
   /** What an operator watches; no-ops unless `/metrics` is on. */
   metrics: Metrics;
   clock: Clock;

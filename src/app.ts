@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
 import { createMetrics } from './observability/metrics.js';
+import { KnownSpaces } from './spaces/known-spaces.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
@@ -67,6 +68,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     config,
     db,
     events,
+    spaces: new KnownSpaces(db.kysely, events.tail),
     metrics,
     clock,
     mailer,

@@ -92,6 +92,17 @@ for (const backend of backends()) {
       assert.equal((await get(path, { etag: bens.headers.get('etag')! })).status, 200);
     });
 
+    it('finds a Space proposed after a read of its feed was refused: a missing Space is never kept', async () => {
+      assert.equal((await get('/v0/spaces/later-pages/events')).status, 404);
+      assert.equal((await server.request('POST', '/v0/spaces', { token: owner.session, body: { slug: 'later-pages', name: 'Later' } })).status, 201);
+      const page = await get('/v0/spaces/later-pages/events');
+      assert.equal(page.status, 200);
+      assert.deepEqual(
+        (page.body as Page).events.map((e) => e.type),
+        ['space_proposed'],
+      );
+    });
+
     it('checks access before answering 304: a removed member is refused, whatever tag they hold', async () => {
       assert.equal((await server.request('POST', '/v0/spaces/closed-pages/invitations', { token: owner.session, body: { member: 'page-ann' } })).status, 201);
       assert.equal((await server.request('POST', '/v0/spaces/closed-pages/join', { token: ann.session })).status, 200);

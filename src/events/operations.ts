@@ -3,7 +3,6 @@ import { defineOperation } from '../operations/operation.js';
 import { requireOwnerOrHost } from '../roles/authority.js';
 import { requireRead } from '../spaces/admission.js';
 import { SpaceParams } from '../spaces/schemas.js';
-import { getSpace } from '../spaces/service.js';
 import { FeedQuery, feedRead } from './schemas.js';
 import { readFeed, sendFeedAnswer, type EventQuery } from './feed.js';
 import { feedKeys } from './tail.js';
@@ -28,7 +27,7 @@ export const listEventPage = defineOperation({
   readOnly: true,
   conditional: true,
   handler: async ({ params, query, actor, ctx, ifNoneMatch, response }) => {
-    const space = await getSpace(ctx.db.kysely, params.slug);
+    const space = await ctx.spaces.get(params.slug);
     await requireRead(ctx.db.kysely, actor, space);
     const feed = {
       key: feedKeys.space(space.slug),
