@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { createContext } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { startSession } from '../src/identity/sessions.js';
@@ -13,6 +11,7 @@ import { createHuman } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
 import { createLogger } from '../src/logger.js';
 import { CliRunner, type CliProcess } from './support/cli.js';
+import { freePort, withPg } from './support/server.js';
 
 /**
  * The scale-out deployment as an operator runs it (docs/architecture.md,
@@ -206,25 +205,4 @@ function withSearchPath(url: string, schema: string): string {
   const u = new URL(url);
   u.searchParams.set('options', `-c search_path=${schema}`);
   return u.toString();
-}
-
-async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -153,7 +153,8 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
   };
 }
 
-async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One PostgreSQL client for `fn`, closed after it. */
+export async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -163,7 +164,8 @@ async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Pr
   }
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on: bound once by the OS, then released. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
