@@ -111,7 +111,8 @@ export async function postMessage(
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
   const held = await holdMemberships(tx, space.slug, participants);
-  const author = (await requireAct(tx.db, actor, space, held && actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined)).member.handle;
+  const known = held && actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined;
+  const author = (await requireAct(tx.db, actor, space, known)).member.handle;
   checkBody(body);
   requireActiveSpace(space);
   const placement = await place(tx, author, space, target, prepared.candidates);
