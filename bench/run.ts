@@ -17,6 +17,7 @@ import pg from 'pg';
 import { RESOURCE_TEXT } from './resource-text.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
+const WARM_UP_SECONDS = 1;
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
 const WRITERS = 16;
 const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
@@ -281,7 +282,13 @@ async function seed(root: string, databaseUrl: string, dir: string): Promise<See
   return JSON.parse(out.trim().split('\n').at(-1)!) as Seeded;
 }
 
+/**
+ * One scenario, after a second of the same load that is not counted: the first
+ * second of a fresh process is compilation and cold caches (a third of the
+ * rate or less), which would weigh on every short run, baseline included.
+ */
 async function run(opts: Record<string, unknown>): Promise<Result> {
+  await autocannon({ connections: CONNECTIONS, ...opts, duration: WARM_UP_SECONDS } as autocannon.Options);
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts } as autocannon.Options);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
