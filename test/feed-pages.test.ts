@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { backends, startServer, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
-type Page = { events: Array<{ cursor: number; type: string; payload: Record<string, unknown> }>; cursor: number };
+type Page = { events: Array<{ cursor: number; type: string; payload: Record<string, unknown> }>; cursor: number; protocol?: string };
 
 /**
  * Conditional feed reads and kept pages (docs/events.md, "Kept pages"): every
@@ -61,6 +61,25 @@ for (const backend of backends()) {
       assert.notEqual(changed.headers.get('etag'), etag);
       assert.equal((changed.body as Page).events.at(-1)!.payload.body, 'a new line');
       assert.deepEqual(changed.body.events.slice(0, -1), first.body.events);
+    });
+
+    it('revalidates an empty tail poll: 304 while nothing new, the page with the new event after one commits', async () => {
+      const head = (await get('/v0/spaces/pages/events?since=0&limit=500')).body as Page;
+      const tail = `/v0/spaces/pages/events?since=${head.cursor}&limit=100`;
+      const empty = await get(tail);
+      assert.equal(empty.status, 200);
+      assert.deepEqual(empty.body, { events: [], cursor: head.cursor, protocol: head.protocol });
+      const etag = empty.headers.get('etag')!;
+      assert.match(etag, /^W\/"[A-Za-z0-9_-]+"$/);
+      assert.equal((await get(tail, { etag })).status, 304);
+      // The empty page of another position is another representation.
+      assert.notEqual((await get(`/v0/spaces/pages/events?since=${head.cursor - 1}&limit=100`)).headers.get('etag'), etag);
+
+      assert.equal((await post(ben, 'ends the quiet')).status, 201);
+      const news = await get(tail, { etag });
+      assert.equal(news.status, 200);
+      assert.equal((news.body as Page).events[0]!.payload.body, 'ends the quiet');
+      assert.notEqual(news.headers.get('etag'), etag);
     });
 
     it('keeps a full page current through later events: the same tag, and the same bytes', async () => {

@@ -90,10 +90,10 @@ export async function readFeed(
         if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
         return answer;
       }
-      if (Date.now() >= deadline || tail.isStopped) return serialise(page);
+      if (Date.now() >= deadline || tail.isStopped) return emptyPage(since);
     } else if (Date.now() >= deadline || tail.isStopped) {
       // A node shutting down answers its long polls with what it has.
-      return serialise({ events: [], cursor: since, protocol: PROTOCOL });
+      return emptyPage(since);
     }
     // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.
     await tail.waitFor([feed.key], head, deadline);
@@ -118,6 +118,16 @@ export function sendFeedAnswer(answer: FeedAnswer, ifNoneMatch: string | undefin
 function matchesAny(ifNoneMatch: string, etag: string): boolean {
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * An empty page is fixed by `since` alone (no events, the same cursor), so its
+ * tag can say so without hashing: tail polls are most of what feeds serve.
+ * The prefix keeps it apart from the digests of pages with events.
+ */
+function emptyPage(since: number): FeedAnswer {
+  const page: FeedPage = { events: [], cursor: since, protocol: PROTOCOL };
+  return { page, json: `{"events":[],"cursor":${since},"protocol":${JSON.stringify(PROTOCOL)}}`, etag: `W/"empty-${since}"` };
 }
 
 function serialise(page: FeedPage): FeedAnswer {

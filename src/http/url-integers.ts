@@ -20,10 +20,9 @@ export function decimalIntegerCheck(op: AnyOperation): ((request: FastifyRequest
       const source = (part === 'params' ? request.params : request.query) as Record<string, unknown> | undefined;
       const value = source?.[name];
       if (value === undefined) continue;
-      for (const item of [value].flat()) {
-        if (typeof item !== 'string' || !DECIMAL_INTEGER.test(item)) {
-          throw invalid(`${part}.${name} must be an integer written in decimal digits`);
-        }
+      const items: unknown[] = Array.isArray(value) ? value : [value];
+      if (!items.every((item) => typeof item === 'string' && DECIMAL_INTEGER.test(item))) {
+        throw invalid(`${part}.${name} must be an integer written in decimal digits`);
       }
     }
   };
