@@ -1,13 +1,14 @@
 // `npm run bench`: drives real Atrium servers (child processes) over HTTP with
 // autocannon and prints requests/s and p50/p99 latency for each scenario, as a
-// ratio to a bare-Fastify baseline serving the same bytes in the same run.
+// ratio to a bare-Fastify baseline serving the same bytes in the same run, and
+// the server's CPU time per request (steadier than rates on a small machine).
 // SQLite always; PostgreSQL too when ATRIUM_BENCH_DATABASE_URL (or
 // ATRIUM_TEST_DATABASE_URL) is set. With ATRIUM_BENCH_COMPARE=<path of another
 // Atrium checkout>, every scenario also runs against that checkout ("before"),
 // side by side with this one ("after"). A benchmark, not a test: it asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,8 @@ const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 interface Result {
+  /** The server's CPU time (user + system, from /proc) per answered request, in microseconds; undefined off Linux. */
+  cpuUs: number | undefined;
   rps: number;
   p50: number;
   p99: number;
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
   const trees = [...(compare ? [{ label: 'before', root: compare }] : []), { label: compare ? 'after' : 'this', root: ROOT }];
   console.log(`Atrium benchmark: ${SECONDS}s per scenario, ${CONNECTIONS} connections (${WRITERS} for the write-heavy one)`);
   for (const tree of trees) console.log(`  ${tree.label}: ${tree.root}`);
+  console.log('Each cell: requests/s, p50/p99 latency, the ratio to bare Fastify, the server process\'s CPU time per request.');
   console.log('');
   for (const backend of pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
     await benchBackend(backend, trees, pgUrl);
@@ -91,10 +95,13 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         children.push(child);
+        serverPid = child.pid;
         await waitForLine(child, /listening/);
         return `http://127.0.0.1:${port}`;
       };
+      let serverPid: number | undefined;
       const base = await node();
+      const basePid = serverPid;
       const feedPath = `/v0/spaces/${seeded.space}/events?limit=100`;
       const head = (await (await fetch(`${base}/v0/spaces/${seeded.space}/events?limit=500&since=0`)).json()) as { events: Array<{ cursor: number }> };
       const headCursor = head.events.at(-1)!.cursor;
@@ -118,7 +125,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const owner = { authorization: `Bearer ${seeded.session}` };
       const json = { 'content-type': 'application/json' };
       const put = async (name: string, baseline: Row['baseline'], opts: Record<string, unknown>) =>
-        row(name, baseline).results.set(tree.label, await run(opts));
+        row(name, baseline).results.set(tree.label, await run(opts, basePid));
 
       // Reads first, over the seeded log, so writes do not change what they read.
       await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
@@ -240,7 +247,8 @@ async function wakeLatencies(writer: string, reader: string, seeded: Seeded): Pr
 function cell(result: Result | undefined, bare: Result): string {
   if (!result) return 'n/a';
   const ratio = bare.rps > 0 ? (result.rps / bare.rps).toFixed(2) : 'n/a';
-  return `${result.rps.toFixed(0)}/s ${result.p50}/${result.p99} ms ${ratio}x${result.errors ? ` (${result.errors} err)` : ''}`;
+  const cpu = result.cpuUs === undefined ? '' : ` ${result.cpuUs.toFixed(0)}µs`;
+  return `${result.rps.toFixed(0)}/s ${result.p50}/${result.p99} ms ${ratio}x${cpu}${result.errors ? ` (${result.errors} err)` : ''}`;
 }
 
 function percentile(samples: number[], p: number): number {
@@ -261,9 +269,9 @@ async function bareFastify(bytes: { feed: Buffer; empty: Buffer }): Promise<Reco
     await waitForLine(child, /ready/);
     const url = `http://127.0.0.1:${port}`;
     return {
-      get: await run({ url: `${url}/feed` }),
-      empty: await run({ url: `${url}/empty` }),
-      post: await run({ url: `${url}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"body":"x"}' }),
+      get: await run({ url: `${url}/feed` }, child.pid),
+      empty: await run({ url: `${url}/empty` }, child.pid),
+      post: await run({ url: `${url}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"body":"x"}' }, child.pid),
     };
   } finally {
     child.kill('SIGTERM');
@@ -298,10 +306,30 @@ async function seed(root: string, databaseUrl: string, dir: string): Promise<See
  * second of a fresh process is compilation and cold caches (a third of the
  * rate or less), which would weigh on every short run, baseline included.
  */
-async function run(opts: Record<string, unknown>): Promise<Result> {
+async function run(opts: Record<string, unknown>, pid: number | undefined): Promise<Result> {
   await autocannon({ connections: CONNECTIONS, ...opts, duration: WARM_UP_SECONDS } as autocannon.Options);
+  const cpuBefore = cpuMicros(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts } as autocannon.Options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const cpuAfter = cpuMicros(pid);
+  const cpuUs = cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined;
+  return { cpuUs, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/**
+ * A process's CPU time so far (user + system), in microseconds, from Linux's
+ * /proc. Requests per second on a small machine also measure how the load
+ * generator and the database share the cores; CPU per request is the server's
+ * own cost, and much steadier from run to run.
+ */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 per second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 function withSearchPath(url: string, schema: string): string {
