@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
+import { addressPolicy } from './egress/address-policy.js';
 
 /**
  * Deployment configuration: the variables a deployment (and a black-box test) sets,
@@ -82,10 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: parseMetrics(env.ATRIUM_METRICS, env.ATRIUM_METRICS_KEY),
     smtpUrl: env.ATRIUM_SMTP_URL || undefined,
     mailFrom: env.ATRIUM_MAIL_FROM || 'atrium@localhost',
-    egressAllowCidrs: (env.ATRIUM_EGRESS_ALLOW_CIDRS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    egressAllowCidrs: parseEgressAllowCidrs(env.ATRIUM_EGRESS_ALLOW_CIDRS ?? ''),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
@@ -168,4 +166,18 @@ function dataDirFor(databaseUrl: string): string {
     if (path && path !== ':memory:') return dirname(resolve(path));
   }
   return resolve('./data');
+}
+
+/** Exempt ranges for outgoing requests (src/egress/); a malformed one stops the start. */
+function parseEgressAllowCidrs(text: string): string[] {
+  const cidrs = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    addressPolicy(cidrs);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return cidrs;
 }
