@@ -8,6 +8,7 @@ import type { Database } from './storage/database.js';
 import type { EventLog } from './events/log.js';
 import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
+import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
@@ -26,4 +27,6 @@ export interface AppContext {
   /** A client address as Atrium keeps it: keyed with the host secret, never bare. */
   addressDigest: AddressDigest;
   log: Logger;
+  /** The host's webhook signing keys, shared by every node (docs/webhooks.md). */
+  webhookKeys: WebhookSigningKeys;
 }

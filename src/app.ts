@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
+import { WebhookSigningKeys } from './webhooks/signing-keys.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMentionParser } from './messages/mention-parser.js';
@@ -46,10 +47,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
   let events: EventLog;
+  let webhookKeys: WebhookSigningKeys;
   const metrics = createMetrics(config.metrics.enabled);
   try {
     await db.migrate();
     addressDigest = addressDigester(await loadAddressSecret(db.kysely));
+    webhookKeys = await WebhookSigningKeys.open(db.kysely, { dataDir: config.dataDir, sealingKey: config.webhookSealingKey, clock });
     events = await startEventLog(db, { log, metrics });
   } catch (err) {
     await db.destroy();
@@ -75,6 +78,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     mentions,
     addressDigest,
     log,
+    webhookKeys,
     async close() {
       mailer.close();
       await mentions.close();

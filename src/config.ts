@@ -17,6 +17,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   egressAllowCidrs: string[];
+  /** Seals the webhook signing keys at rest (webhooks/signing-keys.ts); unset: a file in the data directory. */
+  webhookSealingKey: string | undefined;
   repositoryPath: string | undefined;
   openSignup: boolean;
   /**
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.ATRIUM_SMTP_URL || undefined,
     mailFrom: env.ATRIUM_MAIL_FROM || 'atrium@localhost',
     egressAllowCidrs: parseEgressAllowCidrs(env.ATRIUM_EGRESS_ALLOW_CIDRS ?? ''),
+    webhookSealingKey: parseSealingKey(env.ATRIUM_WEBHOOK_SEALING_KEY || undefined),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
@@ -180,4 +183,13 @@ function parseEgressAllowCidrs(text: string): string[] {
     throw new ConfigError((err as Error).message);
   }
   return cidrs;
+}
+
+/** 32 bytes in base64url (webhooks/signing-keys.ts); anything else stops the start. */
+function parseSealingKey(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{43}=?$/.test(text.trim()) || Buffer.from(text.trim(), 'base64url').length !== 32) {
+    throw new ConfigError('ATRIUM_WEBHOOK_SEALING_KEY must be 32 random bytes in base64url, such as the output of `openssl rand 32 | basenc --base64url`');
+  }
+  return text.trim();
 }

@@ -46,6 +46,7 @@ const EXCLUDED = [
   'get_client_activation',
   'approve_client_activation',
   'poll_client_activation',
+  'list_webhook_signing_keys',
 ];
 
 /** The tool names docs/protocol.md lists (the credential gateway will add more). */

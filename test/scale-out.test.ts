@@ -39,6 +39,7 @@ if (databaseUrl) {
     const schema = `atrium_scale_${randomBytes(6).toString('hex')}`;
     const url = withSearchPath(databaseUrl, schema);
     const dataDir = mkdtempSync(join(tmpdir(), 'atrium-scale-'));
+    const SEALING_KEY = randomBytes(32).toString('base64url');
     const cli = new CliRunner('http://127.0.0.1:1');
     /** The live nodes' base URLs, by slot; a killed node's slot is empty until it is back. */
     const nodes: Array<{ url: string; proc: CliProcess } | undefined> = [undefined, undefined];
@@ -49,6 +50,8 @@ if (databaseUrl) {
       const proc = cli.spawn(['serve'], {
         ATRIUM_DATABASE_URL: url,
         ATRIUM_DATA_DIR: join(dataDir, `node-${slot}`),
+        // Every node of one database seals its webhook keys under the same key (docs/webhooks.md).
+        ATRIUM_WEBHOOK_SEALING_KEY: SEALING_KEY,
         ATRIUM_HOST: '127.0.0.1',
         ATRIUM_PORT: String(port),
         ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
@@ -63,7 +66,7 @@ if (databaseUrl) {
     before(async () => {
       await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
       // The first node migrates; the people are made as `atrium admin create-owner` makes them, straight in the database.
-      const config = loadConfig({ ATRIUM_DATABASE_URL: url });
+      const config = loadConfig({ ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: dataDir, ATRIUM_WEBHOOK_SEALING_KEY: SEALING_KEY });
       config.dataDir = dataDir;
       const ctx = await createContext(config, { log: createLogger('silent') });
       try {

@@ -76,6 +76,22 @@ export function registerServerCommands(program: Command): void {
         await ctx.close();
       }
     });
+
+  const webhooks = program.command('webhooks').description('webhook signing keys (on the configured database)');
+  webhooks
+    .command('rotate-key')
+    .description('make a new webhook signing key active; the previous one stays published as retiring for 7 days')
+    .action(async () => {
+      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
+      try {
+        const { active, retiring } = await ctx.webhookKeys.rotate();
+        console.log(`New active signing key: ${active}`);
+        if (retiring) console.log(`Retiring (still published for 7 days): ${retiring}`);
+        console.log('Every node signs with the new key from its next request.');
+      } finally {
+        await ctx.close();
+      }
+    });
 }
 
 /**

@@ -1322,6 +1322,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/webhook-signing-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that sign webhook requests
+         * @description A JWK Set of Ed25519 keys. Every webhook request names its key in `Webhook-Key-Id`; a receiver verifies `Webhook-Signature` over `<Webhook-Key-Id>.<Webhook-Timestamp>.<raw body>` with that key. After a rotation the previous key stays listed as `retiring` for at least 7 days.
+         */
+        get: operations["list_webhook_signing_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3053,6 +3073,31 @@ export interface components {
              */
             created_ts: string;
             decided_ts: string | null;
+        };
+        WebhookSigningKey: {
+            /** @description Key id: the RFC 7638 thumbprint of the key; sent as `Webhook-Key-Id` */
+            kid: string;
+            /** @enum {string} */
+            kty: "OKP";
+            /** @enum {string} */
+            crv: "Ed25519";
+            /** @description The public key, unpadded base64url (RFC 8037) */
+            x: string;
+            /** @enum {string} */
+            alg: "EdDSA";
+            /** @enum {string} */
+            use: "sig";
+            /** @description `active` signs new requests; a `retiring` key was rotated out and stays listed for at least 7 days */
+            status: "active" | "retiring";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /** @description A JWK Set (RFC 7517) of public Ed25519 keys */
+        WebhookSigningKeySet: {
+            keys: components["schemas"]["WebhookSigningKey"][];
         };
     };
     responses: {
@@ -5821,6 +5866,27 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_webhook_signing_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active key and any retiring ones. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSigningKeySet"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

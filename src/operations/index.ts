@@ -19,6 +19,8 @@ import { resourceOperations } from '../resources/operations.js';
 import { resourceSchemas } from '../resources/schemas.js';
 import { pinOperations } from '../pins/operations.js';
 import { pinSchemas } from '../pins/schemas.js';
+import { webhookOperations } from '../webhooks/operations.js';
+import { webhookSchemas } from '../webhooks/schemas.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -37,6 +39,7 @@ export const sharedSchemas: TSchema[] = [
   ...messageSchemas,
   ...resourceSchemas,
   ...pinSchemas,
+  ...webhookSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -54,6 +57,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...inboxOperations,
     ...resourceOperations,
     ...pinOperations,
+    ...webhookOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

@@ -15,6 +15,7 @@ export const TAGS = {
   Messages: 'Channels, channel messages and direct conversations.',
   Resources: 'Versioned Markdown Resources.',
   Pins: 'The front page: pins, repository pins and pin proposals.',
+  Webhooks: 'Signed wake-ups that say new events exist: signing keys, endpoints, subscriptions and deliveries.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

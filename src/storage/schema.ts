@@ -11,6 +11,7 @@ import type { ResourcesTables } from '../resources/tables.js';
 import type { PinsTables } from '../pins/tables.js';
 import type { RateLimitsTables } from '../shared/rate-limit.js';
 import type { HostSecretsTables } from '../shared/client-address.js';
+import type { WebhooksTables } from '../webhooks/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -25,4 +26,5 @@ export type DatabaseSchema = MembersTables &
   ResourcesTables &
   PinsTables &
   RateLimitsTables &
-  HostSecretsTables;
+  HostSecretsTables &
+  WebhooksTables;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,10 +79,13 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
   const dir = mkdtempSync(join(tmpdir(), 'atrium-test-'));
   let schema: string | undefined;
   let databaseUrl: string;
+  let sealingKey: string | undefined;
   if (opts.shareWith) {
     // Several nodes is the PostgreSQL deployment; SQLite is one embedded node.
     if (backend !== 'postgres' || opts.shareWith.backend !== backend) throw new Error('only PostgreSQL is shared by several nodes');
     ({ url: databaseUrl, schema } = opts.shareWith.database);
+    // Another node of the same database: it must seal webhook keys under the first node's key (docs/webhooks.md).
+    sealingKey = opts.shareWith.app.ctx.config.webhookSealingKey ?? readFileSync(join(opts.shareWith.app.ctx.config.dataDir, 'webhook-sealing.key'), 'utf8').trim();
   } else if (backend === 'postgres') {
     databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL!;
     schema = `atrium_test_${randomBytes(6).toString('hex')}`;
@@ -98,6 +101,7 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     ATRIUM_STEWARD_KEY: STEWARD_KEY,
     // Suites register many agents from one loopback address; the limit has its own test.
     ATRIUM_AGENT_REGISTRATION_RATE_LIMIT: '100000',
+    ...(sealingKey ? { ATRIUM_WEBHOOK_SEALING_KEY: sealingKey } : {}),
     ...opts.env,
   });
   config.dataDir = dir;

@@ -11,6 +11,7 @@ import * as rateLimits from './0008-rate-limits.js';
 import * as operatorConfirmation from './0009-operator-confirmation.js';
 import * as hostSecret from './0010-host-secret.js';
 import * as eventSequencer from './0011-event-sequencer.js';
+import * as webhookSigningKeys from './0012-webhook-signing-keys.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0009-operator-confirmation': operatorConfirmation,
   '0010-host-secret': hostSecret,
   '0011-event-sequencer': eventSequencer,
+  '0012-webhook-signing-keys': webhookSigningKeys,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
