@@ -19,6 +19,8 @@ export interface Config {
   egressAllowCidrs: string[];
   /** Seals the webhook signing keys at rest (webhooks/signing-keys.ts); unset: a file in the data directory. */
   webhookSealingKey: string | undefined;
+  /** One outgoing webhook request's time limit (challenge or delivery attempt). */
+  webhookTimeoutMs: number;
   repositoryPath: string | undefined;
   openSignup: boolean;
   /**
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.ATRIUM_MAIL_FROM || 'atrium@localhost',
     egressAllowCidrs: parseEgressAllowCidrs(env.ATRIUM_EGRESS_ALLOW_CIDRS ?? ''),
     webhookSealingKey: parseSealingKey(env.ATRIUM_WEBHOOK_SEALING_KEY || undefined),
+    webhookTimeoutMs: parsePositiveInt('ATRIUM_WEBHOOK_TIMEOUT_MS', env.ATRIUM_WEBHOOK_TIMEOUT_MS ?? '15000'),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpCaller, operation, restCall, unwrapUntrusted } from './support/mcp.js';
 import { TestRepository } from './support/pins.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
 /**
@@ -33,6 +34,7 @@ for (const backend of backends()) {
     let pending: McpCaller; // agent awaiting approval
     let adaSpareKey: string;
 
+    let receiver: WebhookReceiver;
     const rightArgs = new Map<string, Record<string, unknown>>();
     const wrongCalls = new Map<string, number>();
 
@@ -60,7 +62,8 @@ for (const backend of backends()) {
 
     before(async () => {
       repo.commit('readme', { 'README.md': '# Vault\n\nRead me first.\n' });
-      server = await startServer(backend, { env: { ATRIUM_REPOSITORY_PATH: repo.path } });
+      server = await startServer(backend, { env: { ATRIUM_REPOSITORY_PATH: repo.path, ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8' } });
+      receiver = await WebhookReceiver.start(server.url);
       const ada = await server.human('ada', { role: 'owner' });
       const bea = await server.human('bea');
       await server.human('victim');
@@ -91,6 +94,7 @@ for (const backend of backends()) {
 
     after(async () => {
       for (const caller of callers) await caller.close();
+      await receiver?.stop();
       await server?.stop();
       repo.remove();
     });
@@ -293,6 +297,19 @@ for (const backend of backends()) {
       const second = await right(beaS, 'propose_pin', { slug: 'vault', resource_id: r4, rationale: 'Also useful' });
       await wrong(bot, 'decline_pin_proposal', { slug: 'vault', id: second.id, reason: 'No' }, 403);
       assert.equal((await right(adaS, 'decline_pin_proposal', { slug: 'vault', id: second.id, reason: 'Not now' })).status, 'declined');
+    });
+
+    it('webhook endpoints', async () => {
+      const endpoint = await right(bot, 'create_webhook_endpoint', { url: receiver.url('/bot') });
+      await wrong(bot, 'create_webhook_endpoint', { url: 'https://10.0.0.1/hook' }, 422);
+      await right(bot, 'list_webhook_endpoints', {});
+      await wrong(pending, 'list_webhook_endpoints', {}, 403);
+      await right(bot, 'get_webhook_endpoint', { id: endpoint.id });
+      await wrong(stray, 'get_webhook_endpoint', { id: endpoint.id }, 404);
+      assert.equal((await right(bot, 'verify_webhook_endpoint', { id: endpoint.id })).status, 'active');
+      await wrong(stray, 'verify_webhook_endpoint', { id: endpoint.id }, 404);
+      await wrong(stray, 'delete_webhook_endpoint', { id: endpoint.id }, 404);
+      await right(bot, 'delete_webhook_endpoint', { id: endpoint.id });
     });
 
     it('a pending agent meets the REST answer on every tool', async () => {

@@ -1342,6 +1342,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Oldest first.
+         */
+        get: operations["list_webhook_endpoints"];
+        put?: never;
+        /**
+         * Register a webhook receiver URL
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. The URL must be absolute, https, without user name or password, and its host must resolve only to public addresses (http and private addresses only inside the host's ATRIUM_EGRESS_ALLOW_CIDRS); otherwise 422 naming why, and nothing is stored. The endpoint starts `unverified`: verify it before anything is sent. At most 20 endpoints per member (deleted ones do not count): 409 beyond.
+         */
+        post: operations["create_webhook_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one of your webhook endpoints
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404.
+         */
+        get: operations["get_webhook_endpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your webhook endpoints
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Its subscriptions go with it; a second delete is 404.
+         */
+        delete: operations["delete_webhook_endpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook-endpoints/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a webhook endpoint by a signed challenge
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Sends a signed POST with the envelope `{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. Any status may be verified again.
+         */
+        post: operations["verify_webhook_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3087,7 +3155,10 @@ export interface components {
             alg: "EdDSA";
             /** @enum {string} */
             use: "sig";
-            /** @description `active` signs new requests; a `retiring` key was rotated out and stays listed for at least 7 days */
+            /**
+             * @description `active` signs new requests; a `retiring` key was rotated out and stays listed for at least 7 days
+             * @enum {string}
+             */
             status: "active" | "retiring";
             /**
              * Format: date-time
@@ -3098,6 +3169,26 @@ export interface components {
         /** @description A JWK Set (RFC 7517) of public Ed25519 keys */
         WebhookSigningKeySet: {
             keys: components["schemas"]["WebhookSigningKey"][];
+        };
+        WebhookEndpoint: {
+            /** @description Endpoint id (`whep_…`) */
+            id: string;
+            /** @description The receiver URL as registered (WHATWG-serialised) */
+            url: string;
+            /**
+             * @description `unverified` until a challenge succeeds; only `active` endpoints are sent to; `disabled` after a receiver answered 410, until verified again
+             * @enum {string}
+             */
+            status: "unverified" | "active" | "disabled";
+            /** @description Member handle */
+            owner_member: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /** @description When a challenge last succeeded; null until then */
+            verified_ts: string | null;
         };
     };
     responses: {
@@ -5887,6 +5978,151 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSigningKeySet"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_webhook_endpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute https URL with no user name or password whose host resolves only to public addresses (http and private addresses only inside ATRIUM_EGRESS_ALLOW_CIDRS) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, `unverified`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    delete_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verify_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, `active`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
         };
     };

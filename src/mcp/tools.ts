@@ -205,8 +205,8 @@ function describeTool(op: AnyOperation, sharedSchemas: TSchema[]): McpTool {
       readOnlyHint: readOnly,
       destructiveHint: !readOnly && op.destructive === true,
       idempotentHint: readOnly || op.idempotent === true,
-      // Atrium's tools act on this host's records only.
-      openWorldHint: false,
+      // Most tools act on this host's records only; a few send a request out (verifying a webhook endpoint).
+      openWorldHint: op.openWorld === true,
     },
   };
 }

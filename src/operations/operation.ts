@@ -112,6 +112,8 @@ export interface Operation<
   destructive?: boolean;
   /** Repeating the same call succeeds with no further effect (MCP `idempotentHint`); implied by `readOnly`. */
   idempotent?: boolean;
+  /** Reaches beyond this host: sends a request to a URL a member chose (MCP `openWorldHint`). */
+  openWorld?: boolean;
   /** Why this operation has no MCP tool (docs/mcp.md); absent: it has one. */
   notAnMcpTool?: string;
   handler(input: OperationInput<StaticOr<P, undefined>, StaticOr<Q, undefined>, StaticOr<B, undefined>>): Promise<StaticOr<R, void>>;

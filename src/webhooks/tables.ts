@@ -13,4 +13,18 @@ export interface WebhookSigningKeyTable {
 
 export interface WebhooksTables {
   webhook_signing_keys: WebhookSigningKeyTable;
+  webhook_endpoints: WebhookEndpointTable;
+}
+
+/** A receiver URL a member registered (docs/webhooks.md). */
+export interface WebhookEndpointTable {
+  id: string;
+  owner_member: string;
+  /** As registered, WHATWG-serialised. */
+  url: string;
+  status: 'unverified' | 'active' | 'disabled';
+  created_ts: string;
+  verified_ts: string | null;
+  /** Set when deleted: the row stays for its deliveries' history, but is gone for every operation and quota. */
+  deleted_ts: string | null;
 }

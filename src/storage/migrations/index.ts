@@ -12,6 +12,7 @@ import * as operatorConfirmation from './0009-operator-confirmation.js';
 import * as hostSecret from './0010-host-secret.js';
 import * as eventSequencer from './0011-event-sequencer.js';
 import * as webhookSigningKeys from './0012-webhook-signing-keys.js';
+import * as webhookEndpoints from './0013-webhook-endpoints.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0010-host-secret': hostSecret,
   '0011-event-sequencer': eventSequencer,
   '0012-webhook-signing-keys': webhookSigningKeys,
+  '0013-webhook-endpoints': webhookEndpoints,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,141 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import { addressPolicy } from '../egress/address-policy.js';
+import { EgressRefused, parseTargetUrl, resolveTarget } from '../egress/target.js';
+import type { Actor } from '../identity/actor.js';
+import { requireActiveMember } from '../roles/authority.js';
+import { conflict, invalid, notFound } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { sendChallenge } from './challenge.js';
+import type { WebhookEndpointTable } from './tables.js';
+
+/** Endpoints one member may hold, whatever their status; deleted ones do not count (docs/webhooks.md). */
+export const MAX_ENDPOINTS = 20;
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  status: WebhookEndpointTable['status'];
+  owner_member: string;
+  created_ts: string;
+  verified_ts: string | null;
+}
+
+type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys'>;
+
+/**
+ * Registers a receiver URL for the calling member. The URL must be one
+ * Atrium may send to now (docs/egress.md): it is resolved and every address
+ * judged, and a refusal is a 422 that names why, with nothing stored. The
+ * endpoint starts `unverified`; nothing is sent to it until a challenge
+ * succeeds.
+ */
+export async function registerEndpoint(ctx: Ctx, actor: Actor, rawUrl: string): Promise<WebhookEndpoint> {
+  const owner = requireActiveMember(actor).member.handle;
+  let url: URL;
+  try {
+    url = parseTargetUrl(rawUrl);
+    await resolveTarget(url, addressPolicy(ctx.config.egressAllowCidrs));
+  } catch (err) {
+    if (err instanceof EgressRefused) throw invalid(`url: ${err.reason}`);
+    throw err;
+  }
+  return ctx.db.transaction(async (tx) => {
+    // Counted under the owner's row lock on PostgreSQL, so two racing registrations cannot both take the last place.
+    await lockOwner(tx.db, owner, tx.dialect);
+    const held = await tx.db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_member', '=', owner)
+      .where('deleted_ts', 'is', null)
+      .executeTakeFirstOrThrow();
+    if (Number(held.n) >= MAX_ENDPOINTS) throw conflict(`endpoint quota reached: a member may hold ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+    const row = await tx.db
+      .insertInto('webhook_endpoints')
+      .values({ id: newId('whep'), owner_member: owner, url: url.href, status: 'unverified', created_ts: tx.now.toISOString(), verified_ts: null, deleted_ts: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toEndpoint(row);
+  });
+}
+
+/** The caller's endpoints, oldest first. */
+export async function listEndpoints(db: Kysely<DatabaseSchema>, actor: Actor): Promise<WebhookEndpoint[]> {
+  const owner = requireActiveMember(actor).member.handle;
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('owner_member', '=', owner)
+    .where('deleted_ts', 'is', null)
+    .orderBy('created_ts')
+    .orderBy('id')
+    .execute();
+  return rows.map(toEndpoint);
+}
+
+/** One of the caller's endpoints; anyone else's, a deleted one or an unknown id is the same 404. */
+export async function getEndpoint(db: Kysely<DatabaseSchema>, actor: Actor, id: string): Promise<WebhookEndpoint> {
+  return toEndpoint(await ownRow(db, actor, id));
+}
+
+/** Deletes the endpoint (its subscriptions with it, once they exist); a second delete is a 404. */
+export async function deleteEndpoint(ctx: Ctx, actor: Actor, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await ownRow(tx.db, actor, id);
+    await tx.db.updateTable('webhook_endpoints').set({ deleted_ts: tx.now.toISOString() }).where('id', '=', row.id).where('deleted_ts', 'is', null).execute();
+  });
+}
+
+/**
+ * Sends a signed challenge to the endpoint (any status) and, if the receiver
+ * echoes it, makes the endpoint `active`. A failure is a 422 naming why, and
+ * changes nothing. The request is made outside any transaction: a slow
+ * receiver never holds a database connection.
+ */
+export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promise<WebhookEndpoint> {
+  const row = await ownRow(ctx.db.kysely, actor, id);
+  const outcome = await sendChallenge({
+    url: row.url,
+    issuer: ctx.config.baseUrl.replace(/\/+$/, ''),
+    key: await ctx.webhookKeys.active(),
+    now: ctx.clock.now(),
+    policy: addressPolicy(ctx.config.egressAllowCidrs),
+    timeoutMs: ctx.config.webhookTimeoutMs,
+  });
+  if (!outcome.ok) throw invalid(`the challenge failed: ${outcome.reason}`);
+  return ctx.db.transaction(async (tx) => {
+    const updated = await tx.db
+      .updateTable('webhook_endpoints')
+      .set({ status: 'active', verified_ts: tx.now.toISOString() })
+      .where('id', '=', row.id)
+      .where('deleted_ts', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    // Deleted while the challenge was out.
+    if (!updated) throw notFound(`no webhook endpoint ${id}`);
+    return toEndpoint(updated);
+  });
+}
+
+async function ownRow(db: Kysely<DatabaseSchema>, actor: Actor, id: string): Promise<Selectable<WebhookEndpointTable>> {
+  const owner = requireActiveMember(actor).member.handle;
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_member', '=', owner)
+    .where('deleted_ts', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound(`no webhook endpoint ${id}`);
+  return row;
+}
+
+async function lockOwner(db: Kysely<DatabaseSchema>, handle: string, dialect: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('members').select('handle').where('handle', '=', handle).forUpdate().execute();
+}
+
+function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpoint {
+  return { id: row.id, url: row.url, status: row.status, owner_member: row.owner_member, created_ts: row.created_ts, verified_ts: row.verified_ts };
+}

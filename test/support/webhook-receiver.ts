@@ -1,0 +1,74 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the receiver got it: the raw body bytes, and whether its signature held. */
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  body: Record<string, unknown>;
+  /** Checked with node:crypto and the host's published JWK Set, not with Atrium's own code. */
+  signatureValid: boolean;
+}
+
+/** How the receiver answers a request at a path; the default echoes a challenge. */
+export type Behaviour = (req: ReceivedRequest, res: ServerResponse) => void;
+
+export const echoChallenge: Behaviour = (req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
+};
+
+/**
+ * A webhook receiver on loopback, as a test's independent witness: it fetches
+ * the host's key set itself and verifies each request over the raw bytes.
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedRequest[] = [];
+  readonly behaviours = new Map<string, Behaviour>();
+  private server!: Server;
+  private port = 0;
+
+  private constructor(private readonly hostUrl: string) {}
+
+  static async start(hostUrl: string): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(hostUrl);
+    receiver.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void receiver.handle(req.url ?? '/', req.headers, Buffer.concat(chunks), res);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver.port = (receiver.server.address() as AddressInfo).port;
+    return receiver;
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private async handle(path: string, headers: IncomingHttpHeaders, raw: Buffer, res: ServerResponse): Promise<void> {
+    const request: ReceivedRequest = { path, headers, raw, body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>, signatureValid: await this.verify(headers, raw) };
+    this.received.push(request);
+    (this.behaviours.get(path) ?? echoChallenge)(request, res);
+  }
+
+  private async verify(headers: IncomingHttpHeaders, raw: Buffer): Promise<boolean> {
+    const kid = headers['webhook-key-id'];
+    const timestamp = headers['webhook-timestamp'];
+    const signature = headers['webhook-signature'];
+    if (typeof kid !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string' || !signature.startsWith('v1=')) return false;
+    const set = (await (await fetch(`${this.hostUrl}/v0/webhook-signing-keys`)).json()) as { keys: Array<{ kid: string; x: string }> };
+    const jwk = set.keys.find((k) => k.kid === kid);
+    if (!jwk) return false;
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    return verify(null, Buffer.concat([Buffer.from(`${kid}.${timestamp}.`), raw]), key, Buffer.from(signature.slice(3), 'base64url'));
+  }
+}
