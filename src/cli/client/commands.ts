@@ -13,6 +13,7 @@ import { registerTasks } from './tasks.js';
 import { registerResources } from './resources.js';
 import { registerPins } from './pins.js';
 import { registerMcpConfig } from './mcp.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 interface CommonOptions {
   host?: string;
@@ -136,6 +137,7 @@ export function registerClientCommands(program: Command): void {
   registerMessageCommands(program);
   registerResources(program);
   registerPins(program);
+  registerWebhookCommands(program);
 
   client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host or steward key)")
     .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)

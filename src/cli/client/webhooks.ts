@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { client } from './command-kit.js';
+import { callOperation, resolveTarget } from './api.js';
+import { printable, printJson, printTable, say, time } from './output.js';
+
+interface Options {
+  host?: string;
+  json?: boolean;
+}
+
+interface Endpoint {
+  id: string;
+  url: string;
+  status: string;
+  owner_member: string;
+  created_ts: string;
+  verified_ts: string | null;
+}
+
+/**
+ * `atrium webhooks endpoints …` (docs/webhooks.md) over the public API. The
+ * `webhooks` group also holds `rotate-key`, which works on the host's database
+ * (server-commands.ts), so this attaches to the group if it exists.
+ */
+export function registerWebhookCommands(program: Command): void {
+  const webhooks = program.commands.find((c) => c.name() === 'webhooks') ?? program.command('webhooks');
+  webhooks.description('webhook endpoints (over the API) and the host signing keys (on the host)');
+  const endpoints = webhooks.command('endpoints').description('register, list, verify and delete your webhook endpoints');
+
+  client(endpoints, 'add <url>', 'register a receiver URL (https, public addresses); nothing is sent until you verify it').action(
+    async (url: string, opts: Options) => {
+      const { body } = await callOperation<Endpoint>(resolveTarget(opts.host), 'create_webhook_endpoint', { body: { url } });
+      if (opts.json) return printJson(body);
+      say(`Registered ${body.id} for ${printable(body.url)} (unverified). Verify it with: atrium webhooks endpoints verify ${body.id}`);
+    },
+  );
+
+  client(endpoints, 'list', 'list your endpoints').action(async (opts: Options) => {
+    const { body } = await callOperation<{ endpoints: Endpoint[] }>(resolveTarget(opts.host), 'list_webhook_endpoints');
+    if (opts.json) return printJson(body);
+    printTable(
+      ['ID', 'STATUS', 'URL', 'VERIFIED'],
+      body.endpoints.map((e) => [e.id, e.status, printable(e.url), e.verified_ts ? time(e.verified_ts) : '-']),
+      'No webhook endpoints yet. Register one with: atrium webhooks endpoints add <url>',
+    );
+  });
+
+  client(endpoints, 'verify <id>', 'send a signed challenge; the receiver must echo it').action(async (id: string, opts: Options) => {
+    const { body } = await callOperation<Endpoint>(resolveTarget(opts.host), 'verify_webhook_endpoint', { params: { id } });
+    if (opts.json) return printJson(body);
+    say(`${body.id} is active: ${printable(body.url)} answered the challenge.`);
+  });
+
+  client(endpoints, 'delete <id>', 'delete an endpoint (its subscriptions go with it)').action(async (id: string, opts: Options) => {
+    await callOperation(resolveTarget(opts.host), 'delete_webhook_endpoint', { params: { id } });
+    if (opts.json) return printJson({ deleted: id });
+    say(`Deleted ${id}.`);
+  });
+}
