@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { components } from '../src/client/openapi.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  status: string;
-  owner_member: string;
-  created_ts: string;
-  verified_ts: string | null;
-}
+type Endpoint = components['schemas']['WebhookEndpoint'];
 
 for (const backend of backends()) {
   describe(`webhook endpoints (${backend})`, () => {

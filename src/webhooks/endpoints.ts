@@ -62,15 +62,7 @@ export async function registerEndpoint(ctx: Ctx, actor: Actor, rawUrl: string): 
 
 /** The caller's endpoints, oldest first. */
 export async function listEndpoints(db: Kysely<DatabaseSchema>, actor: Actor): Promise<WebhookEndpoint[]> {
-  const owner = requireActiveMember(actor).member.handle;
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('owner_member', '=', owner)
-    .where('deleted_ts', 'is', null)
-    .orderBy('created_ts')
-    .orderBy('id')
-    .execute();
+  const rows = await ownEndpoints(db, actor).orderBy('created_ts').orderBy('id').execute();
   return rows.map(toEndpoint);
 }
 
@@ -119,16 +111,15 @@ export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
 }
 
 async function ownRow(db: Kysely<DatabaseSchema>, actor: Actor, id: string): Promise<Selectable<WebhookEndpointTable>> {
-  const owner = requireActiveMember(actor).member.handle;
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_member', '=', owner)
-    .where('deleted_ts', 'is', null)
-    .executeTakeFirst();
+  const row = await ownEndpoints(db, actor).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`no webhook endpoint ${id}`);
   return row;
+}
+
+/** The caller's endpoints that are not deleted: the only ones any operation may see. */
+function ownEndpoints(db: Kysely<DatabaseSchema>, actor: Actor) {
+  const owner = requireActiveMember(actor).member.handle;
+  return db.selectFrom('webhook_endpoints').selectAll().where('owner_member', '=', owner).where('deleted_ts', 'is', null);
 }
 
 async function lockOwner(db: Kysely<DatabaseSchema>, handle: string, dialect: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { components } from '../../client/openapi.js';
 import { client } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { printable, printJson, printTable, say, time } from './output.js';
@@ -8,14 +9,8 @@ interface Options {
   json?: boolean;
 }
 
-interface Endpoint {
-  id: string;
-  url: string;
-  status: string;
-  owner_member: string;
-  created_ts: string;
-  verified_ts: string | null;
-}
+/** As the contract declares it (src/client/openapi.ts, generated). */
+type Endpoint = components['schemas']['WebhookEndpoint'];
 
 /**
  * `atrium webhooks endpoints …` (docs/webhooks.md) over the public API. The
