@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   const trees = [...(compare ? [{ label: 'before', root: compare }] : []), { label: compare ? 'after' : 'this', root: ROOT }];
   console.log(`Atrium benchmark: ${SECONDS}s per scenario, ${CONNECTIONS} connections (${WRITERS} for the write-heavy one)`);
   for (const tree of trees) console.log(`  ${tree.label}: ${tree.root}`);
+  for (const tree of trees) build(tree.root);
   console.log('Each cell: requests/s, p50/p99 latency, the ratio to bare Fastify, the server process\'s CPU time per request.');
   console.log('');
   for (const backend of pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
@@ -73,7 +74,6 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     if (backend === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
     const children: ChildProcess[] = [];
     try {
-      build(tree.root);
       const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
       const seeded = await seed(tree.root, databaseUrl, dir);
       const node = async (): Promise<string> => {

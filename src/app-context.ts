@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { AddressPolicy } from './egress/address-policy.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MentionParser } from './messages/mention-parser.js';
 import type { AddressDigest } from './shared/client-address.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   /** A client address as Atrium keeps it: keyed with the host secret, never bare. */
   addressDigest: AddressDigest;
   log: Logger;
+  /** Which addresses outgoing requests may reach (docs/egress.md), parsed once from the configuration. */
+  egress: AddressPolicy;
   /** The host's webhook signing keys, shared by every node (docs/webhooks.md). */
   webhookKeys: WebhookSigningKeys;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
+import { addressPolicy } from './egress/address-policy.js';
 import { WebhookSigningKeys } from './webhooks/signing-keys.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -78,6 +79,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     mentions,
     addressDigest,
     log,
+    egress: addressPolicy(config.egressAllowCidrs),
     webhookKeys,
     async close() {
       mailer.close();

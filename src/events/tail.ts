@@ -62,8 +62,9 @@ export class EventTail {
   async announce(cursor: number, routes?: readonly EventRoute[]): Promise<void> {
     if (cursor > this.announced) this.announced = cursor;
     if (routes && routes.length > 0 && !this.following && routes[0]!.cursor === this.followed + 1 && routes.at(-1)!.cursor === cursor) {
-      this.observe(routes);
+      const woken = this.observe(routes);
       this.followed = cursor;
+      this.wake(woken);
       return;
     }
     await this.follow(cursor);
@@ -162,15 +163,15 @@ export class EventTail {
         .orderBy('cursor')
         .limit(FOLLOW_BATCH)
         .execute();
-      const woken = this.observe(rows.map((row) => ({ cursor: Number(row.cursor), space: row.space, subjects: row.subjects })), false);
+      const woken = this.observe(rows.map((row) => ({ cursor: Number(row.cursor), space: row.space, subjects: row.subjects })));
       // Fewer rows than asked for: the rest of the range holds no event (SQLite leaves gaps on rollback).
       this.followed = rows.length < FOLLOW_BATCH ? upTo : Number(rows[rows.length - 1]!.cursor);
       this.wake(woken);
     }
   }
 
-  /** Moves the heads past these events; wakes their waiters unless told not to yet. */
-  private observe(routes: readonly EventRoute[], wakeNow = true): Set<string> {
+  /** Moves the heads past these events; returns the keys whose waiters to wake once `followed` says so too. */
+  private observe(routes: readonly EventRoute[]): Set<string> {
     const woken = new Set<string>([HOST_KEY]);
     for (const route of routes) {
       if (route.space !== null) {
@@ -184,7 +185,6 @@ export class EventTail {
         woken.add(INBOX_PREFIX + handle);
       }
     }
-    if (wakeNow) this.wake(woken);
     return woken;
   }
 

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../app-context.js';
-import { addressPolicy } from '../egress/address-policy.js';
 import { EgressRefused, parseTargetUrl, resolveTarget } from '../egress/target.js';
 import type { Actor } from '../identity/actor.js';
 import { requireActiveMember } from '../roles/authority.js';
@@ -22,7 +21,7 @@ export interface WebhookEndpoint {
   verified_ts: string | null;
 }
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys' | 'egress'>;
 
 /**
  * Registers a receiver URL for the calling member. The URL must be one
@@ -36,7 +35,7 @@ export async function registerEndpoint(ctx: Ctx, actor: Actor, rawUrl: string): 
   let url: URL;
   try {
     url = parseTargetUrl(rawUrl);
-    await resolveTarget(url, addressPolicy(ctx.config.egressAllowCidrs));
+    await resolveTarget(url, ctx.egress);
   } catch (err) {
     if (err instanceof EgressRefused) throw invalid(`url: ${err.reason}`);
     throw err;
@@ -92,7 +91,7 @@ export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
     issuer: ctx.config.baseUrl.replace(/\/+$/, ''),
     key: await ctx.webhookKeys.active(),
     now: ctx.clock.now(),
-    policy: addressPolicy(ctx.config.egressAllowCidrs),
+    policy: ctx.egress,
     timeoutMs: ctx.config.webhookTimeoutMs,
   });
   if (!outcome.ok) throw invalid(`the challenge failed: ${outcome.reason}`);
