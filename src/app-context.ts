@@ -10,6 +10,7 @@ import type { EventLog } from './events/log.js';
 import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
 import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
+import type { WebhookDispatch } from './webhooks/worker.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
@@ -32,4 +33,6 @@ export interface AppContext {
   egress: AddressPolicy;
   /** The host's webhook signing keys, shared by every node (docs/webhooks.md). */
   webhookKeys: WebhookSigningKeys;
+  /** This node's webhook worker (docs/webhooks.md): told when something became sendable. */
+  webhooks: WebhookDispatch;
 }

@@ -6,6 +6,7 @@ import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
 import { addressPolicy } from './egress/address-policy.js';
 import { WebhookSigningKeys } from './webhooks/signing-keys.js';
+import { WebhookWorker } from './webhooks/worker.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMentionParser } from './messages/mention-parser.js';
@@ -42,7 +43,7 @@ export interface App {
  * Opens the database (running migrations, docs/configuration.md) and builds the services
  * every entry point shares: the HTTP server and the admin CLI alike.
  */
-export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
+export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext & { webhooks: WebhookWorker; close(): Promise<void> }> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
@@ -68,7 +69,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     queueLimit: config.mentionParseQueueLimit,
     perMember: config.mentionParsePerMember,
   });
-  return {
+  const ctx = {
     config,
     db,
     events,
@@ -81,7 +82,14 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     log,
     egress: addressPolicy(config.egressAllowCidrs),
     webhookKeys,
+  };
+  // Built here so every context can tell it of new work; only serving nodes start it (createApp).
+  const webhooks = new WebhookWorker(ctx);
+  return {
+    ...ctx,
+    webhooks,
     async close() {
+      await webhooks.stop();
       mailer.close();
       await mentions.close();
       await events.stop();
@@ -113,12 +121,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   contract.document = () => http.swagger();
   await http.ready();
+  ctx.webhooks.start();
   return {
     http,
     ctx,
     readiness,
     async close() {
       readiness.draining = true;
+      // Before the tail stops: a stopped tail no longer makes anyone wait.
+      await ctx.webhooks.stop();
       // Long polls answer now with what they have; otherwise closing would wait out every one.
       ctx.events.tail.stop();
       await http.close();

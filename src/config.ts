@@ -21,6 +21,8 @@ export interface Config {
   webhookSealingKey: string | undefined;
   /** One outgoing webhook request's time limit (challenge or delivery attempt). */
   webhookTimeoutMs: number;
+  /** Seconds between a delivery's attempts: 1 + its length attempts, then the delivery is dead (docs/webhooks.md). */
+  webhookRetrySchedule: number[];
   repositoryPath: string | undefined;
   openSignup: boolean;
   /**
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     egressAllowCidrs: parseEgressAllowCidrs(env.ATRIUM_EGRESS_ALLOW_CIDRS ?? ''),
     webhookSealingKey: parseSealingKey(env.ATRIUM_WEBHOOK_SEALING_KEY || undefined),
     webhookTimeoutMs: parsePositiveInt('ATRIUM_WEBHOOK_TIMEOUT_MS', env.ATRIUM_WEBHOOK_TIMEOUT_MS ?? '15000'),
+    webhookRetrySchedule: parseRetrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
@@ -137,6 +140,23 @@ function parseTrustProxy(raw: string): boolean | string[] {
   if (value === '' || value === 'false') return false;
   if (value === 'true') return true;
   return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000';
+
+/**
+ * Comma-separated seconds, each a non-negative number (fractions allowed, so a
+ * test can retry within milliseconds); empty means no retries: one attempt.
+ */
+function parseRetrySchedule(raw: string): number[] {
+  if (raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const value = Number(part.trim());
+    if (part.trim() === '' || !Number.isFinite(value) || value < 0 || value > 7 * 24 * 3600) {
+      throw new ConfigError(`ATRIUM_WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds (0 to 604800 each), got ${raw}`);
+    }
+    return value;
+  });
 }
 
 function parsePositiveInt(name: string, raw: string): number {

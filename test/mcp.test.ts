@@ -62,7 +62,8 @@ for (const backend of backends()) {
 
     before(async () => {
       repo.commit('readme', { 'README.md': '# Vault\n\nRead me first.\n' });
-      server = await startServer(backend, { env: { ATRIUM_REPOSITORY_PATH: repo.path, ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8' } });
+      // No retries: a receiver's failure makes a dead letter at once, for the replay tool.
+      server = await startServer(backend, { env: { ATRIUM_REPOSITORY_PATH: repo.path, ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ATRIUM_WEBHOOK_RETRY_SCHEDULE: '' } });
       receiver = await WebhookReceiver.start(server.url);
       const ada = await server.human('ada', { role: 'owner' });
       const bea = await server.human('bea');
@@ -310,6 +311,54 @@ for (const backend of backends()) {
       await wrong(stray, 'verify_webhook_endpoint', { id: endpoint.id }, 404);
       await wrong(stray, 'delete_webhook_endpoint', { id: endpoint.id }, 404);
       await right(bot, 'delete_webhook_endpoint', { id: endpoint.id });
+    });
+
+    it('webhook subscriptions and deliveries', async () => {
+      // The receiver echoes the challenge, then fails every wake: with no retries, the first one is dead at once.
+      receiver.behaviours.set('/bot-subs', (req, res) => {
+        if (req.body.type === 'atrium.webhook.challenge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
+        res.writeHead(500).end();
+      });
+      const endpoint = await right(bot, 'create_webhook_endpoint', { url: receiver.url('/bot-subs') });
+      await right(bot, 'verify_webhook_endpoint', { id: endpoint.id });
+      const sub = await right(bot, 'create_space_webhook_subscription', { slug: 'vault', endpoint_id: endpoint.id, debounce_ms: 0 });
+      await wrong(stray, 'create_space_webhook_subscription', { slug: 'vault', endpoint_id: endpoint.id }, 403);
+      await right(bot, 'list_space_webhook_subscriptions', { slug: 'vault' });
+      await wrong(pending, 'list_space_webhook_subscriptions', { slug: 'vault' }, 403);
+      await right(bot, 'get_space_webhook_subscription', { slug: 'vault', id: sub.id });
+      await wrong(stray, 'get_space_webhook_subscription', { slug: 'vault', id: sub.id }, 404);
+      await wrong(stray, 'activate_space_webhook_subscription', { slug: 'vault', id: sub.id }, 404);
+      assert.equal((await right(bot, 'activate_space_webhook_subscription', { slug: 'vault', id: sub.id })).status, 'active');
+      await wrong(stray, 'update_space_webhook_subscription', { slug: 'vault', id: sub.id, debounce_ms: 5 }, 404);
+      assert.equal((await right(bot, 'update_space_webhook_subscription', { slug: 'vault', id: sub.id, debounce_ms: 0 })).version, 1);
+
+      const posted = await server.request('POST', '/v0/spaces/vault/channels/general/messages', { token: bot.token, body: { body: 'wake up' } });
+      assert.equal(posted.status, 201, posted.body?.detail);
+      await receiver.waitFor('/bot-subs', 2);
+      let dead: { id: string; status: string } | undefined;
+      while (dead?.status !== 'dead') {
+        const history = await server.request('GET', `/v0/webhook-subscriptions/${sub.id}/deliveries`, { token: bot.token });
+        dead = history.body.deliveries[0];
+      }
+      await right(bot, 'list_webhook_deliveries', { id: sub.id });
+      await wrong(stray, 'list_webhook_deliveries', { id: sub.id }, 404);
+      await wrong(stray, 'replay_webhook_delivery', { id: dead.id }, 404);
+      assert.equal((await right(bot, 'replay_webhook_delivery', { id: dead.id })).status, 'pending');
+      await wrong(stray, 'delete_space_webhook_subscription', { slug: 'vault', id: sub.id }, 404);
+      await right(bot, 'delete_space_webhook_subscription', { slug: 'vault', id: sub.id });
+
+      const inbox = await right(bot, 'create_inbox_subscription', { endpoint_id: endpoint.id });
+      await wrong(stray, 'create_inbox_subscription', { endpoint_id: endpoint.id }, 422);
+      await right(bot, 'list_inbox_subscriptions', {});
+      await wrong(pending, 'list_inbox_subscriptions', {}, 403);
+      await right(bot, 'get_inbox_subscription', { id: inbox.id });
+      await wrong(stray, 'get_inbox_subscription', { id: inbox.id }, 404);
+      await wrong(stray, 'activate_inbox_subscription', { id: inbox.id }, 404);
+      assert.equal((await right(bot, 'activate_inbox_subscription', { id: inbox.id })).status, 'active');
+      await wrong(stray, 'update_inbox_subscription', { id: inbox.id, status: 'paused' }, 404);
+      assert.equal((await right(bot, 'update_inbox_subscription', { id: inbox.id, status: 'paused' })).status, 'paused');
+      await wrong(stray, 'delete_inbox_subscription', { id: inbox.id }, 404);
+      await right(bot, 'delete_inbox_subscription', { id: inbox.id });
     });
 
     it('a pending agent meets the REST answer on every tool', async () => {

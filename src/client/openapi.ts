@@ -1410,6 +1410,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/spaces/{slug}/webhook-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your subscriptions to a Space
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Oldest first.
+         */
+        get: operations["list_space_webhook_subscriptions"];
+        put?: never;
+        /**
+         * Subscribe an endpoint to a Space's events
+         * @description Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space (unless removed), admission in request and invite Spaces (else 403). Without a `filter`, every event of the Space that the owner may read qualifies; with one, events matching any of its clauses. `endpoint_id` must be one of your endpoints, any status (else 422). `debounce_ms` is 0-60000, default 1000: after the first qualifying event, a wake waits that long to gather more. The subscription starts `inactive` at version 1 and sends nothing until activated. Quotas per member (deleted ones do not count): 100 subscriptions, 20 per Space, 20 inbox subscriptions: 409 beyond.
+         */
+        post: operations["create_space_webhook_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/webhook-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one of your subscriptions to a Space
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404.
+         */
+        get: operations["get_space_webhook_subscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your subscriptions to a Space
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Unsent deliveries are cancelled; a second delete is 404.
+         */
+        delete: operations["delete_space_webhook_subscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause, resume, or change the debounce or filter of a Space subscription
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Changes only the fields given; a real change raises `version` by 1. `status` `paused` stops wakes; `active` resumes them and sends at once one catch-up wake for what qualified while paused. `status` before activation is 409. `filter` replaces the filter; null clears it.
+         */
+        patch: operations["update_space_webhook_subscription"];
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/webhook-subscriptions/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a Space subscription
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Only events numbered after `activation_cursor` (the host's newest cursor now; 0 if none) qualify. 409 if it was activated before, or if its endpoint is not `active` (verify it first).
+         */
+        post: operations["activate_space_webhook_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/me/inbox-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your inbox subscriptions
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Oldest first.
+         */
+        get: operations["list_inbox_subscriptions"];
+        put?: never;
+        /**
+         * Subscribe an endpoint to your inbox
+         * @description Wakes for the caller's own inbox feed (mentions and direct messages, in Spaces the caller can read); an operator never receives its agents' inbox. `endpoint_id` must be one of your endpoints, any status (else 422). `debounce_ms` is 0-60000, default 1000: after the first qualifying event, a wake waits that long to gather more. The subscription starts `inactive` at version 1 and sends nothing until activated. Quotas per member (deleted ones do not count): 100 subscriptions, 20 per Space, 20 inbox subscriptions: 409 beyond.
+         */
+        post: operations["create_inbox_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/me/inbox-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one of your inbox subscriptions
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404.
+         */
+        get: operations["get_inbox_subscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your inbox subscriptions
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Unsent deliveries are cancelled; a second delete is 404.
+         */
+        delete: operations["delete_inbox_subscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause, resume, or change the debounce of an inbox subscription
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Changes only the fields given; a real change raises `version` by 1. `status` `paused` stops wakes; `active` resumes them and sends at once one catch-up wake for what qualified while paused. `status` before activation is 409.
+         */
+        patch: operations["update_inbox_subscription"];
+        trace?: never;
+    };
+    "/v0/me/inbox-subscriptions/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate an inbox subscription
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Only events numbered after `activation_cursor` (the host's newest cursor now; 0 if none) qualify. 409 if it was activated before, or if its endpoint is not `active` (verify it first).
+         */
+        post: operations["activate_inbox_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook-subscriptions/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's delivery history
+         * @description An active member (human or agent) manages their own subscriptions; anyone else's, a deleted one or an unknown id is 404. Either scope. The newest 100 deliveries, newest first, each with its attempts. These are transport attempts (what the receiver answered), not a receipt that anything was processed.
+         */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhook-deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a dead delivery again
+         * @description The owner of its subscription sends a `dead` delivery again at once, with the same id and body; if it fails, it is retried on the schedule. 409 if it is not `dead` or its endpoint is not `active`. Unknown, deleted or anyone else's: 404.
+         */
+        post: operations["replay_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3190,6 +3374,103 @@ export interface components {
             /** @description When a challenge last succeeded; null until then */
             verified_ts: string | null;
         };
+        /** @description Which events of the Space wake the subscription; without one, every event the owner may read */
+        WebhookFilter: {
+            /** @description An event qualifies when any clause matches (all of that clause's parts) */
+            any: {
+                /** @description Any of these types; absent: every type */
+                event_types?: ({
+                    /** @description Event types starting with this, e.g. `task_` */
+                    prefix: string;
+                } | {
+                    /** @description This event type, e.g. `message_posted` */
+                    exact: string;
+                })[];
+                subject?: {
+                    /** @description Messages of this channel, by name */
+                    channel: string;
+                } | {
+                    /** @description This task's events and its discussion */
+                    task: number;
+                };
+            }[];
+        };
+        WebhookSubscription: {
+            /** @description Subscription id (`whsub_…`) */
+            id: string;
+            /**
+             * @description `space_events`: a Space's feed; `inbox_events`: the owner's inbox feed
+             * @enum {string}
+             */
+            scope: "space_events" | "inbox_events";
+            /** @description The Space (Space scope only) */
+            space?: string;
+            /** @description The endpoint wakes are sent to */
+            endpoint_id: string;
+            /** @description Member handle */
+            owner_member: string;
+            /** @description The filter as sent, null when none (Space scope only) */
+            filter?: components["schemas"]["WebhookFilter"] | null;
+            /** @description How long after the first qualifying event a wake waits to gather more, in milliseconds (0: at once) */
+            debounce_ms: number;
+            /**
+             * @description `inactive` until activated; `active` sends wakes; `paused` sends nothing until resumed
+             * @enum {string}
+             */
+            status: "inactive" | "active" | "paused";
+            /** @description Starts at 1; every real change raises it by 1. Each wake carries the version it was built under */
+            version: number;
+            /** @description The host's newest cursor at activation; null before */
+            activation_cursor: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+        };
+        WebhookDelivery: {
+            /** @description Delivery id (`whd_…`): the `Webhook-Id` of every attempt */
+            id: string;
+            subscription_id: string;
+            /** @description The events announced: `after < cursor <= through` */
+            event_range: {
+                /** @description Exclusive */
+                after: number;
+                /** @description Inclusive: the newest event announced */
+                through: number;
+            };
+            /**
+             * @description `pending`: to be sent or retried; `delivered`: a 2xx answer; `dead`: attempts ran out or 410; `cancelled`: no longer sendable (see docs)
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dead" | "cancelled";
+            attempts: {
+                /** @description 1, 2, …; replays go on counting */
+                attempt: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, UTC, ending in Z
+                 */
+                started_ts: string;
+                duration_ms: number;
+                /** @description The receiver's status; null when none came */
+                response_status: number | null;
+                /** @description Why the attempt failed; null when it succeeded */
+                error: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /** @description When the next attempt is due; null when none is */
+            next_attempt_ts: string | null;
+        };
     };
     responses: {
         /** @description Internal error; the body never carries internals. */
@@ -3221,7 +3502,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Validation failed: a parameter or body field breaks its schema (a malformed path value included), or the body is not valid JSON in UTF-8, nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate. `detail` names the field. */
+        /** @description Validation failed: a parameter or body field breaks its schema (a malformed path value included), or the body is not valid JSON in UTF-8, nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate; or an `Idempotency-Key` is malformed or was used with another body. `detail` names the field. */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
@@ -3230,7 +3511,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The record is not in a state that allows this, or it already exists. */
+        /** @description The record is not in a state that allows this, or it already exists; or a request with the same `Idempotency-Key` is still running. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -6120,6 +6401,475 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_space_webhook_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's subscriptions to this Space. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["WebhookSubscription"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_space_webhook_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of your endpoints, any status */
+                    endpoint_id: string;
+                    /**
+                     * @description How long after the first qualifying event a wake waits to gather more, in milliseconds (0: at once)
+                     * @default 1000
+                     */
+                    debounce_ms?: number;
+                    filter?: components["schemas"]["WebhookFilter"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription, `inactive`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_space_webhook_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    delete_space_webhook_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    update_space_webhook_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `paused` stops wakes; `active` resumes them with one catch-up wake
+                     * @enum {string}
+                     */
+                    status?: "paused" | "active";
+                    /** @description How long after the first qualifying event a wake waits to gather more, in milliseconds (0: at once) */
+                    debounce_ms?: number;
+                    /** @description A new filter; null clears it */
+                    filter?: components["schemas"]["WebhookFilter"] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    activate_space_webhook_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, `active`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_inbox_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's inbox subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["WebhookSubscription"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    create_inbox_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of your endpoints, any status */
+                    endpoint_id: string;
+                    /**
+                     * @description How long after the first qualifying event a wake waits to gather more, in milliseconds (0: at once)
+                     * @default 1000
+                     */
+                    debounce_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription, `inactive`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_inbox_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    delete_inbox_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    update_inbox_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `paused` stops wakes; `active` resumes them with one catch-up wake
+                     * @enum {string}
+                     */
+                    status?: "paused" | "active";
+                    /** @description How long after the first qualifying event a wake waits to gather more, in milliseconds (0: at once) */
+                    debounce_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    activate_inbox_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, `active`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replay_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, `pending` again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -103,12 +103,13 @@ export class EventTail {
    * Resolves when the follower sees an event of one of `keys` with a cursor
    * above `since`, or at `deadline` (epoch ms), or when the node stops. The
    * caller reads its feed again either way: an event may be one it may not see
-   * (a direct message of others), and then it simply waits again.
+   * (a direct message of others), and then it simply waits again. An aborted
+   * `signal` ends the wait too (the webhook worker, woken by other work).
    */
-  async waitFor(keys: readonly string[], since: number, deadline: number): Promise<void> {
+  async waitFor(keys: readonly string[], since: number, deadline: number, signal?: AbortSignal): Promise<void> {
     for (const key of keys) if ((await this.keyHead(key)) > since) return;
-    if (this.stopped || Date.now() >= deadline) return;
-    await this.sleepUntil(keys, deadline);
+    if (this.stopped || Date.now() >= deadline || signal?.aborted) return;
+    await this.sleepUntil(keys, deadline, signal);
   }
 
   /** True once the node is stopping: nothing waits any more. */
@@ -116,14 +117,16 @@ export class EventTail {
     return this.stopped;
   }
 
-  private async sleepUntil(keys: readonly string[], deadline: number): Promise<void> {
+  private async sleepUntil(keys: readonly string[], deadline: number, signal?: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', wake);
         for (const key of keys) this.waiters.get(key)?.delete(wake);
         this.waiting -= 1;
         resolve();
       };
+      signal?.addEventListener('abort', wake, { once: true });
       const timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
       this.waiting += 1;
       for (const key of keys) {

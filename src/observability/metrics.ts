@@ -15,6 +15,10 @@ export interface Metrics {
   eventsAppended(count: number): void;
   /** A write waited this long for its events to be numbered (PostgreSQL). */
   numberedAfter(seconds: number): void;
+  /** One webhook delivery attempt and what came of it (docs/webhooks.md). */
+  webhookAttempt(outcome: 'delivered' | 'failed' | 'dead' | 'gone'): void;
+  /** Deliveries cancelled unsent (their owner, Space or subscription may no longer be sent to). */
+  webhookCancelled(count: number): void;
   /** A value read at scrape time; with `labels`, one value per label set. */
   gauge(name: string, help: string, read: () => GaugeReading | Promise<GaugeReading>, labels?: string[]): void;
 }
@@ -26,6 +30,8 @@ const NONE: Metrics = {
   request: () => undefined,
   eventsAppended: () => undefined,
   numberedAfter: () => undefined,
+  webhookAttempt: () => undefined,
+  webhookCancelled: () => undefined,
   gauge: () => undefined,
 };
 
@@ -53,6 +59,17 @@ export function createMetrics(enabled: boolean): Metrics {
     buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 10],
     registers: [registry],
   });
+  const attempts = new Counter({
+    name: 'atrium_webhook_attempts_total',
+    help: 'Webhook delivery attempts made by this node, by outcome: delivered (2xx), failed (to be retried), dead (attempts ran out), gone (410).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const cancelled = new Counter({
+    name: 'atrium_webhook_cancelled_total',
+    help: 'Webhook deliveries this node cancelled unsent: the owner, the Space or the range may no longer be sent.',
+    registers: [registry],
+  });
   return {
     registry,
     request: (operation, status, seconds) => {
@@ -61,6 +78,8 @@ export function createMetrics(enabled: boolean): Metrics {
     },
     eventsAppended: (count) => appended.inc(count),
     numberedAfter: (seconds) => numbered.observe(seconds),
+    webhookAttempt: (outcome) => attempts.inc({ outcome }),
+    webhookCancelled: (count) => cancelled.inc(count),
     gauge: (name, help, read, labels = []) => {
       new Gauge({
         name,

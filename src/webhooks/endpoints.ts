@@ -7,6 +7,9 @@ import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { sendChallenge } from './challenge.js';
+import { lockOwner } from './owner-lock.js';
+import { retireSubscriptions } from './subscriptions.js';
+import type { Tx } from '../storage/database.js';
 import type { WebhookEndpointTable } from './tables.js';
 
 /** Endpoints one member may hold, whatever their status; deleted ones do not count (docs/webhooks.md). */
@@ -21,7 +24,7 @@ export interface WebhookEndpoint {
   verified_ts: string | null;
 }
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys' | 'egress'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys' | 'egress' | 'webhooks'>;
 
 /**
  * Registers a receiver URL for the calling member. The URL must be one
@@ -70,11 +73,13 @@ export async function getEndpoint(db: Kysely<DatabaseSchema>, actor: Actor, id: 
   return toEndpoint(await ownRow(db, actor, id));
 }
 
-/** Deletes the endpoint (its subscriptions with it, once they exist); a second delete is a 404. */
+/** Deletes the endpoint and its subscriptions, cancelling what they had not sent; a second delete is a 404. */
 export async function deleteEndpoint(ctx: Ctx, actor: Actor, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const row = await ownRow(tx.db, actor, id);
     await tx.db.updateTable('webhook_endpoints').set({ deleted_ts: tx.now.toISOString() }).where('id', '=', row.id).where('deleted_ts', 'is', null).execute();
+    const subscriptions = await tx.db.selectFrom('webhook_subscriptions').select('id').where('endpoint_id', '=', row.id).where('deleted_ts', 'is', null).execute();
+    await retireSubscriptions(tx, subscriptions.map((s) => s.id));
   });
 }
 
@@ -105,8 +110,22 @@ export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
       .executeTakeFirst();
     // Deleted while the challenge was out.
     if (!updated) throw notFound(`no webhook endpoint ${id}`);
+    if (row.status !== 'active') await resumeEndpoint(tx, row.id);
+    tx.afterCommit(() => ctx.webhooks.kick());
     return toEndpoint(updated);
   });
+}
+
+/**
+ * An endpoint that was not sendable is again: what waited for it is due now,
+ * and each active subscription on it sends one catch-up wake for what
+ * qualified meanwhile.
+ */
+async function resumeEndpoint(tx: Tx, endpointId: string): Promise<void> {
+  const ts = tx.now.toISOString();
+  const subscriptions = tx.db.selectFrom('webhook_subscriptions').select('id').where('endpoint_id', '=', endpointId).where('deleted_ts', 'is', null);
+  await tx.db.updateTable('webhook_deliveries').set({ next_attempt_ts: ts, updated_ts: ts }).where('status', '=', 'pending').where('subscription_id', 'in', subscriptions).execute();
+  await tx.db.updateTable('webhook_subscriptions').set({ catch_up: 1 }).where('endpoint_id', '=', endpointId).where('status', '=', 'active').where('deleted_ts', 'is', null).execute();
 }
 
 async function ownRow(db: Kysely<DatabaseSchema>, actor: Actor, id: string): Promise<Selectable<WebhookEndpointTable>> {
@@ -121,10 +140,6 @@ function ownEndpoints(db: Kysely<DatabaseSchema>, actor: Actor) {
   return db.selectFrom('webhook_endpoints').selectAll().where('owner_member', '=', owner).where('deleted_ts', 'is', null);
 }
 
-async function lockOwner(db: Kysely<DatabaseSchema>, handle: string, dialect: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await db.selectFrom('members').select('handle').where('handle', '=', handle).forUpdate().execute();
-}
 
 function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpoint {
   return { id: row.id, url: row.url, status: row.status, owner_member: row.owner_member, created_ts: row.created_ts, verified_ts: row.verified_ts };

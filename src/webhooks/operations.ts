@@ -1,7 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { getSpace } from '../spaces/service.js';
+import { SpaceParams } from '../spaces/schemas.js';
+import * as deliveries from './deliveries.js';
 import * as endpoints from './endpoints.js';
-import { CreateEndpointBody, EndpointParams } from './schemas.js';
+import * as subscriptions from './subscriptions.js';
+import {
+  CreateEndpointBody,
+  CreateInboxSubscriptionBody,
+  CreateSpaceSubscriptionBody,
+  DeliveryParams,
+  EndpointParams,
+  MAX_DEBOUNCE_MS,
+  PatchInboxSubscriptionBody,
+  PatchSpaceSubscriptionBody,
+  SpaceSubscriptionParams,
+  SubscriptionParams,
+} from './schemas.js';
 
 const EndpointRef = Type.Ref('WebhookEndpoint');
 const OWNER_RULE =
@@ -113,6 +128,273 @@ export const verifyWebhookEndpoint = defineOperation({
   handler: async ({ params, actor, ctx }) => endpoints.verifyEndpoint(ctx, actor, params.id),
 });
 
+const SubscriptionRef = Type.Ref('WebhookSubscription');
+const SubscriptionList = Type.Object({ subscriptions: Type.Array(SubscriptionRef) }, { additionalProperties: false });
+const SUBSCRIPTION_OWNER_RULE =
+  'An active member (human or agent) manages their own subscriptions; anyone else\'s, a deleted one or an unknown id is 404.';
+const CREATE_RULES =
+  '`endpoint_id` must be one of your endpoints, any status (else 422). ' +
+  `\`debounce_ms\` is 0-${MAX_DEBOUNCE_MS}, default 1000: after the first qualifying event, a wake waits that long to gather more. ` +
+  'The subscription starts `inactive` at version 1 and sends nothing until activated. ' +
+  `Quotas per member (deleted ones do not count): ${subscriptions.MAX_SUBSCRIPTIONS} subscriptions, ${subscriptions.MAX_SUBSCRIPTIONS_PER_SPACE} per Space, ` +
+  `${subscriptions.MAX_INBOX_SUBSCRIPTIONS} inbox subscriptions: 409 beyond.`;
+const ACTIVATE_RULES =
+  'Only events numbered after `activation_cursor` (the host\'s newest cursor now; 0 if none) qualify. ' +
+  '409 if it was activated before, or if its endpoint is not `active` (verify it first).';
+const PATCH_RULES =
+  'Changes only the fields given; a real change raises `version` by 1. `status` `paused` stops wakes; `active` resumes them and sends at once one ' +
+  'catch-up wake for what qualified while paused. `status` before activation is 409.';
+const DELETE_RULES = 'Unsent deliveries are cancelled; a second delete is 404.';
+
+/** The Space collection: `/v0/spaces/{slug}/webhook-subscriptions`. */
+const SPACE_COLLECTION = '/v0/spaces/{slug}/webhook-subscriptions';
+const spaceCollection = (slug: string): subscriptions.Collection => ({ scope: 'space_events', space: slug });
+
+export const createSpaceWebhookSubscription = defineOperation({
+  name: 'create_space_webhook_subscription',
+  method: 'POST',
+  path: SPACE_COLLECTION,
+  tag: 'Webhooks',
+  summary: "Subscribe an endpoint to a Space's events",
+  description:
+    'Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space ' +
+    '(unless removed), admission in request and invite Spaces (else 403). Without a `filter`, every event of the Space that the owner may read ' +
+    `qualifies; with one, events matching any of its clauses. ${CREATE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceParams,
+  body: CreateSpaceSubscriptionBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction((tx) => subscriptions.createSubscription(tx, actor, spaceCollection(params.slug), body as subscriptions.NewSubscription)),
+});
+
+export const listSpaceWebhookSubscriptions = defineOperation({
+  name: 'list_space_webhook_subscriptions',
+  method: 'GET',
+  path: SPACE_COLLECTION,
+  tag: 'Webhooks',
+  summary: 'List your subscriptions to a Space',
+  description: `${SUBSCRIPTION_OWNER_RULE} Oldest first.`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceParams,
+  success: { status: 200, description: "The caller's subscriptions to this Space.", schema: SubscriptionList },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => {
+    await getSpace(ctx.db.kysely, params.slug);
+    return { subscriptions: await subscriptions.listSubscriptions(ctx.db.kysely, actor, spaceCollection(params.slug)) };
+  },
+});
+
+export const getSpaceWebhookSubscription = defineOperation({
+  name: 'get_space_webhook_subscription',
+  method: 'GET',
+  path: `${SPACE_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Read one of your subscriptions to a Space',
+  description: SUBSCRIPTION_OWNER_RULE,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceSubscriptionParams,
+  success: { status: 200, description: 'The subscription.', schema: SubscriptionRef },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => subscriptions.getSubscription(ctx.db.kysely, actor, spaceCollection(params.slug), params.id),
+});
+
+export const updateSpaceWebhookSubscription = defineOperation({
+  name: 'update_space_webhook_subscription',
+  method: 'PATCH',
+  path: `${SPACE_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Pause, resume, or change the debounce or filter of a Space subscription',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${PATCH_RULES} \`filter\` replaces the filter; null clears it.`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceSubscriptionParams,
+  body: PatchSpaceSubscriptionBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The subscription as it is now.', schema: SubscriptionRef },
+  errors: [401, 403, 404, 409],
+  idempotent: true,
+  handler: async ({ params, body, actor, ctx }) => {
+    const updated = await ctx.db.transaction((tx) => subscriptions.updateSubscription(tx, actor, spaceCollection(params.slug), params.id, body as subscriptions.SubscriptionChange));
+    if (body.status === 'active') ctx.webhooks.kick();
+    return updated;
+  },
+});
+
+export const deleteSpaceWebhookSubscription = defineOperation({
+  name: 'delete_space_webhook_subscription',
+  method: 'DELETE',
+  path: `${SPACE_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Delete one of your subscriptions to a Space',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${DELETE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceSubscriptionParams,
+  success: { status: 204, description: 'Deleted.' },
+  errors: [401, 403, 404],
+  destructive: true,
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.deleteSubscription(tx, actor, spaceCollection(params.slug), params.id)),
+});
+
+export const activateSpaceWebhookSubscription = defineOperation({
+  name: 'activate_space_webhook_subscription',
+  method: 'POST',
+  path: `${SPACE_COLLECTION}/{id}/activate`,
+  tag: 'Webhooks',
+  summary: 'Activate a Space subscription',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${ACTIVATE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SpaceSubscriptionParams,
+  success: { status: 200, description: 'The subscription, `active`.', schema: SubscriptionRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.activateSubscription(tx, actor, spaceCollection(params.slug), params.id)),
+});
+
+/** The inbox collection: `/v0/me/inbox-subscriptions`; the recipient is always the caller. */
+const INBOX_COLLECTION = '/v0/me/inbox-subscriptions';
+const INBOX: subscriptions.Collection = { scope: 'inbox_events' };
+const INBOX_RULE =
+  "Wakes for the caller's own inbox feed (mentions and direct messages, in Spaces the caller can read); an operator never receives its agents' inbox.";
+
+export const createInboxSubscription = defineOperation({
+  name: 'create_inbox_subscription',
+  method: 'POST',
+  path: INBOX_COLLECTION,
+  tag: 'Webhooks',
+  summary: 'Subscribe an endpoint to your inbox',
+  description: `${INBOX_RULE} ${CREATE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  body: CreateInboxSubscriptionBody,
+  bodyRequired: true,
+  success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
+  errors: [401, 403, 409],
+  handler: async ({ body, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.createSubscription(tx, actor, INBOX, body)),
+});
+
+export const listInboxSubscriptions = defineOperation({
+  name: 'list_inbox_subscriptions',
+  method: 'GET',
+  path: INBOX_COLLECTION,
+  tag: 'Webhooks',
+  summary: 'List your inbox subscriptions',
+  description: `${SUBSCRIPTION_OWNER_RULE} Oldest first.`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  success: { status: 200, description: "The caller's inbox subscriptions.", schema: SubscriptionList },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ actor, ctx }) => ({ subscriptions: await subscriptions.listSubscriptions(ctx.db.kysely, actor, INBOX) }),
+});
+
+export const getInboxSubscription = defineOperation({
+  name: 'get_inbox_subscription',
+  method: 'GET',
+  path: `${INBOX_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Read one of your inbox subscriptions',
+  description: SUBSCRIPTION_OWNER_RULE,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SubscriptionParams,
+  success: { status: 200, description: 'The subscription.', schema: SubscriptionRef },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => subscriptions.getSubscription(ctx.db.kysely, actor, INBOX, params.id),
+});
+
+export const updateInboxSubscription = defineOperation({
+  name: 'update_inbox_subscription',
+  method: 'PATCH',
+  path: `${INBOX_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Pause, resume, or change the debounce of an inbox subscription',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${PATCH_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SubscriptionParams,
+  body: PatchInboxSubscriptionBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The subscription as it is now.', schema: SubscriptionRef },
+  errors: [401, 403, 404, 409],
+  idempotent: true,
+  handler: async ({ params, body, actor, ctx }) => {
+    const updated = await ctx.db.transaction((tx) => subscriptions.updateSubscription(tx, actor, INBOX, params.id, body));
+    if (body.status === 'active') ctx.webhooks.kick();
+    return updated;
+  },
+});
+
+export const deleteInboxSubscription = defineOperation({
+  name: 'delete_inbox_subscription',
+  method: 'DELETE',
+  path: `${INBOX_COLLECTION}/{id}`,
+  tag: 'Webhooks',
+  summary: 'Delete one of your inbox subscriptions',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${DELETE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SubscriptionParams,
+  success: { status: 204, description: 'Deleted.' },
+  errors: [401, 403, 404],
+  destructive: true,
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.deleteSubscription(tx, actor, INBOX, params.id)),
+});
+
+export const activateInboxSubscription = defineOperation({
+  name: 'activate_inbox_subscription',
+  method: 'POST',
+  path: `${INBOX_COLLECTION}/{id}/activate`,
+  tag: 'Webhooks',
+  summary: 'Activate an inbox subscription',
+  description: `${SUBSCRIPTION_OWNER_RULE} ${ACTIVATE_RULES}`,
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SubscriptionParams,
+  success: { status: 200, description: 'The subscription, `active`.', schema: SubscriptionRef },
+  errors: [401, 403, 404, 409],
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.activateSubscription(tx, actor, INBOX, params.id)),
+});
+
+export const listWebhookDeliveries = defineOperation({
+  name: 'list_webhook_deliveries',
+  method: 'GET',
+  path: '/v0/webhook-subscriptions/{id}/deliveries',
+  tag: 'Webhooks',
+  summary: "A subscription's delivery history",
+  description:
+    `${SUBSCRIPTION_OWNER_RULE} Either scope. The newest ${deliveries.DELIVERY_HISTORY_LIMIT} deliveries, newest first, each with its attempts. ` +
+    'These are transport attempts (what the receiver answered), not a receipt that anything was processed.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: SubscriptionParams,
+  success: {
+    status: 200,
+    description: 'Deliveries, newest first.',
+    schema: Type.Object({ deliveries: Type.Array(Type.Ref('WebhookDelivery')) }, { additionalProperties: false }),
+  },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => ({ deliveries: await deliveries.listDeliveries(ctx.db.kysely, actor, params.id) }),
+});
+
+export const replayWebhookDelivery = defineOperation({
+  name: 'replay_webhook_delivery',
+  method: 'POST',
+  path: '/v0/webhook-deliveries/{id}/replay',
+  tag: 'Webhooks',
+  summary: 'Send a dead delivery again',
+  description:
+    'The owner of its subscription sends a `dead` delivery again at once, with the same id and body; if it fails, it is retried on the schedule. ' +
+    '409 if it is not `dead` or its endpoint is not `active`. Unknown, deleted or anyone else\'s: 404.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: DeliveryParams,
+  success: { status: 202, description: 'The delivery, `pending` again.', schema: Type.Ref('WebhookDelivery') },
+  errors: [401, 403, 404, 409],
+  openWorld: true,
+  handler: async ({ params, actor, ctx }) => {
+    const replayed = await ctx.db.transaction((tx) => deliveries.replayDelivery(tx, actor, params.id));
+    ctx.webhooks.kick();
+    return replayed;
+  },
+});
+
 export const webhookOperations = [
   listWebhookSigningKeys,
   createWebhookEndpoint,
@@ -120,4 +402,18 @@ export const webhookOperations = [
   getWebhookEndpoint,
   deleteWebhookEndpoint,
   verifyWebhookEndpoint,
+  createSpaceWebhookSubscription,
+  listSpaceWebhookSubscriptions,
+  getSpaceWebhookSubscription,
+  updateSpaceWebhookSubscription,
+  deleteSpaceWebhookSubscription,
+  activateSpaceWebhookSubscription,
+  createInboxSubscription,
+  listInboxSubscriptions,
+  getInboxSubscription,
+  updateInboxSubscription,
+  deleteInboxSubscription,
+  activateInboxSubscription,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
 ];

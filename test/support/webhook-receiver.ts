@@ -26,6 +26,7 @@ export const echoChallenge: Behaviour = (req, res) => {
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   readonly behaviours = new Map<string, Behaviour>();
+  private readonly waiting: Array<{ path: string; count: number; resolve: (got: ReceivedRequest[]) => void }> = [];
   private server!: Server;
   private port = 0;
 
@@ -45,6 +46,17 @@ export class WebhookReceiver {
     return receiver;
   }
 
+  /** Requests received at `path` so far. */
+  at(path: string): ReceivedRequest[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  /** Resolves once `count` requests have reached `path` (a test's timeout bounds the wait). */
+  waitFor(path: string, count = 1): Promise<ReceivedRequest[]> {
+    if (this.at(path).length >= count) return Promise.resolve(this.at(path));
+    return new Promise((resolve) => this.waiting.push({ path, count, resolve }));
+  }
+
   url(path: string): string {
     return `http://127.0.0.1:${this.port}${path}`;
   }
@@ -58,6 +70,11 @@ export class WebhookReceiver {
     const request: ReceivedRequest = { path, headers, raw, body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>, signatureValid: await this.verify(headers, raw) };
     this.received.push(request);
     (this.behaviours.get(path) ?? echoChallenge)(request, res);
+    for (const waiter of [...this.waiting]) {
+      if (waiter.path !== path || this.at(path).length < waiter.count) continue;
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve(this.at(path));
+    }
   }
 
   private async verify(headers: IncomingHttpHeaders, raw: Buffer): Promise<boolean> {

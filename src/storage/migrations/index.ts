@@ -13,6 +13,7 @@ import * as hostSecret from './0010-host-secret.js';
 import * as eventSequencer from './0011-event-sequencer.js';
 import * as webhookSigningKeys from './0012-webhook-signing-keys.js';
 import * as webhookEndpoints from './0013-webhook-endpoints.js';
+import * as webhookSubscriptions from './0014-webhook-subscriptions.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011-event-sequencer': eventSequencer,
   '0012-webhook-signing-keys': webhookSigningKeys,
   '0013-webhook-endpoints': webhookEndpoints,
+  '0014-webhook-subscriptions': webhookSubscriptions,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,204 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import type { Database } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { Eligibility } from './eligibility.js';
+import { nextAttemptDelayMs } from './retry.js';
+import { signatureHeader } from './signing-keys.js';
+
+/** Deliveries one node takes per claim. */
+const CLAIM_BATCH = 64;
+/** A receiver's answer is read up to this size and otherwise ignored. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+/** Beyond the attempt's own time limit: how long a claim outlives a sender that died mid-attempt. */
+const LEASE_MARGIN_MS = 5_000;
+
+type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log'>;
+
+export interface Claimed {
+  id: string;
+  subscription_id: string;
+  range_after: number;
+  range_through: number;
+  body: string;
+  attempts: number;
+  run_start: number;
+  lease_until: string;
+  scope: 'space_events' | 'inbox_events';
+  space: string | null;
+  owner_member: string;
+  endpoint_id: string;
+  url: string;
+}
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'dead' | 'gone';
+
+/**
+ * Claims due deliveries for this node: pending, due, not held by a live
+ * claim, of an active subscription on an active endpoint (the rest wait).
+ * On PostgreSQL, SKIP LOCKED lets several nodes claim side by side without
+ * taking the same row; the lease makes a claim expire if its node dies.
+ */
+export async function claimDue(db: Database, now: Date, timeoutMs: number): Promise<Claimed[]> {
+  return db.transaction(async (tx) => {
+    const ts = now.toISOString();
+    const query = tx.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+      .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+      .select(['d.id'])
+      .where('d.status', '=', 'pending')
+      .where('d.next_attempt_ts', '<=', ts)
+      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', ts)]))
+      .where('s.status', '=', 'active')
+      .where('s.deleted_ts', 'is', null)
+      .where('e.status', '=', 'active')
+      .where('e.deleted_ts', 'is', null)
+      .orderBy('d.next_attempt_ts')
+      .limit(CLAIM_BATCH);
+    const ids = (await (tx.dialect === 'postgres' ? query.forUpdate(['d']).skipLocked() : query).execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
+    await tx.db.updateTable('webhook_deliveries').set({ lease_until: lease }).where('id', 'in', ids).execute();
+    const rows = await tx.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+      .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+      .select(['d.id', 'd.subscription_id', 'd.range_after', 'd.range_through', 'd.body', 'd.attempts', 'd.run_start', 's.scope', 's.space', 's.owner_member', 's.endpoint_id', 'e.url'])
+      .where('d.id', 'in', ids)
+      .execute();
+    return rows.map((row) => ({ ...row, range_after: Number(row.range_after), range_through: Number(row.range_through), lease_until: lease }));
+  });
+}
+
+/**
+ * What may no longer be sent at all, decided when the attempt is due
+ * (docs/webhooks.md, "What stops sends"): the owner is suspended, the Space
+ * is archived or the owner lost the right to act there, or an inbox range
+ * holds no entry from an active Space the owner can still read. Returns the
+ * reason per cancelled delivery.
+ */
+export async function cancellations(db: Kysely<DatabaseSchema>, claimed: readonly Claimed[]): Promise<Map<string, string>> {
+  const reasons = new Map<string, string>();
+  if (claimed.length === 0) return reasons;
+  const slugs = [...new Set(claimed.flatMap((d) => (d.space === null ? [] : [d.space])))];
+  const spaces = slugs.length > 0 ? await db.selectFrom('spaces').select(['slug', 'join_policy', 'status']).where('slug', 'in', slugs).execute() : [];
+  const bySlug = new Map(spaces.map((s) => [s.slug, s]));
+  const eligibility = await Eligibility.load(db, claimed.map((d) => d.owner_member), slugs);
+  for (const delivery of claimed) {
+    if (!eligibility.isActive(delivery.owner_member)) {
+      reasons.set(delivery.id, `the owner ${delivery.owner_member} may not be sent anything now (not an active member)`);
+    } else if (delivery.scope === 'space_events') {
+      const space = bySlug.get(delivery.space!)!;
+      if (space.status === 'archived') reasons.set(delivery.id, `Space ${space.slug} is archived`);
+      else if (!eligibility.mayAct(delivery.owner_member, space)) reasons.set(delivery.id, `the owner lost access to Space ${space.slug}`);
+    } else if (!(await inboxRangeStillCounts(db, delivery))) {
+      reasons.set(delivery.id, 'no entry in the range is from an active Space the owner can read');
+    }
+  }
+  return reasons;
+}
+
+async function inboxRangeStillCounts(db: Kysely<DatabaseSchema>, delivery: Claimed): Promise<boolean> {
+  const rows = await db
+    .selectFrom('event_subjects as es')
+    .innerJoin('events as ev', 'ev.cursor', 'es.cursor')
+    .innerJoin('spaces as sp', 'sp.slug', 'ev.space')
+    .select(['sp.slug', 'sp.join_policy'])
+    .distinct()
+    .where('es.subject', '=', `member:mentioned:${delivery.owner_member}`)
+    .where('es.cursor', '>', delivery.range_after)
+    .where('es.cursor', '<=', delivery.range_through)
+    .where('sp.status', '=', 'active')
+    .execute();
+  if (rows.length === 0) return false;
+  const eligibility = await Eligibility.load(db, [delivery.owner_member], rows.map((r) => r.slug));
+  return rows.some((space) => eligibility.mayRead(delivery.owner_member, space));
+}
+
+/**
+ * Makes one attempt: signs the stored body afresh (new timestamp, the active
+ * key) and sends it, then records the attempt and what follows from it.
+ */
+export async function attempt(ctx: Ctx, delivery: Claimed): Promise<AttemptOutcome> {
+  const started = ctx.clock.now();
+  const timestamp = Math.floor(started.getTime() / 1000);
+  const key = await ctx.webhookKeys.active();
+  let status: number | null = null;
+  let error: string | null = null;
+  let retryAfter: string | undefined;
+  const t0 = performance.now();
+  try {
+    const answer = await sendEgress(
+      {
+        url: delivery.url,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Atrium-Webhooks/1',
+          'webhook-id': delivery.id,
+          'webhook-key-id': key.kid,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(key, timestamp, delivery.body),
+        },
+        body: delivery.body,
+      },
+      ctx.egress,
+      { timeoutMs: ctx.config.webhookTimeoutMs, maxResponseBytes: MAX_ANSWER_BYTES },
+    );
+    status = answer.status;
+    const header = answer.headers['retry-after'];
+    retryAfter = Array.isArray(header) ? header[0] : header;
+    if (status < 200 || status >= 300) error = `the receiver answered ${status}`;
+  } catch (err) {
+    if (!(err instanceof EgressRefused || err instanceof EgressFailed)) throw err;
+    error = err.reason;
+  }
+  const durationMs = Math.max(0, Math.round(performance.now() - t0));
+  const made = delivery.attempts + 1;
+  const outcome: AttemptOutcome = error === null ? 'delivered' : status === 410 ? 'gone' : made - delivery.run_start > ctx.config.webhookRetrySchedule.length ? 'dead' : 'failed';
+  const finished = ctx.clock.now();
+  const next =
+    outcome === 'failed'
+      ? new Date(finished.getTime() + nextAttemptDelayMs(ctx.config.webhookRetrySchedule, made - delivery.run_start, retryAfter, finished)).toISOString()
+      : null;
+  await ctx.db.transaction(async (tx) => {
+    await tx.db
+      .insertInto('webhook_attempts')
+      .values({ delivery_id: delivery.id, attempt: made, started_ts: started.toISOString(), duration_ms: durationMs, response_status: status, error })
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+      .execute();
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({
+        attempts: made,
+        status: outcome === 'delivered' ? 'delivered' : outcome === 'failed' ? 'pending' : 'dead',
+        next_attempt_ts: next,
+        lease_until: null,
+        updated_ts: tx.now.toISOString(),
+      })
+      .where('id', '=', delivery.id)
+      // Deleted (cancelled) while the attempt was out: the attempt is history, the status stays.
+      .where('status', '=', 'pending')
+      .execute();
+    // A 410 says the receiver is gone for good: nothing more goes there until it is verified again.
+    if (outcome === 'gone') await tx.db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('id', '=', delivery.endpoint_id).where('status', '=', 'active').execute();
+  });
+  ctx.metrics.webhookAttempt(outcome);
+  return outcome;
+}
+
+/** Marks claimed deliveries that may no longer be sent as cancelled, with no attempt made. */
+export async function cancel(db: Database, reasons: Map<string, string>, metrics: Ctx['metrics']): Promise<void> {
+  if (reasons.size === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'cancelled', next_attempt_ts: null, lease_until: null, updated_ts: tx.now.toISOString() })
+      .where('id', 'in', [...reasons.keys()])
+      .where('status', '=', 'pending')
+      .execute();
+  });
+  metrics.webhookCancelled(reasons.size);
+}

@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../app-context.js';
+import { feedKeys } from '../events/tail.js';
+import { nextOwedDue, project } from './projector.js';
+import { attempt, cancel, cancellations, claimDue } from './sender.js';
+
+/**
+ * Longest sleep between looks at the queue when nothing local wakes the
+ * worker: picks up claims a dead node left (their leases expire) and work
+ * another node queued for a time this one could not know of.
+ */
+const IDLE_LOOK_MS = 2_000;
+
+type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log' | 'events'>;
+
+/** What the rest of the service may ask of this node's webhook worker. */
+export interface WebhookDispatch {
+  /** Something became sendable (a resume, a verified endpoint, a replay): look now. */
+  kick(): void;
+}
+
+/**
+ * Every serving node runs one (docs/webhooks.md, "Delivery"). It wakes
+ * through the event tail whenever events commit (on any node), projects them
+ * into owed wakes, builds the due ones, and sends what is due, and otherwise
+ * sleeps until the soonest debounce window or retry falls due. Nodes share
+ * the work through the database (projection lock, SKIP LOCKED claims with
+ * leases); SQLite runs the same loop in its one process.
+ */
+export class WebhookWorker implements WebhookDispatch {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private kicked = false;
+  private interrupt: AbortController | undefined;
+  private readonly issuer: string;
+
+  constructor(private readonly ctx: Ctx) {
+    this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
+    ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', async () => {
+      const row = await ctx.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    });
+    ctx.metrics.gauge('atrium_webhook_oldest_owed_seconds', 'Age of the oldest wake owed and not yet delivered on this host (0 when none).', async () => {
+      const row = await ctx.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('created_ts').as('oldest'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const owed = await ctx.db.kysely
+        .selectFrom('webhook_subscriptions')
+        .select((eb) => eb.fn.min('owed_since_ts').as('oldest'))
+        .where('deleted_ts', 'is', null)
+        .where('status', '=', 'active')
+        .where('owed_through', 'is not', null)
+        .executeTakeFirst();
+      const oldest = [row?.oldest, owed?.oldest].filter((v): v is string => typeof v === 'string').sort()[0];
+      return oldest === undefined ? 0 : Math.max(0, (ctx.clock.now().getTime() - Date.parse(oldest)) / 1000);
+    });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.interrupt?.abort();
+    await this.loop;
+  }
+
+  kick(): void {
+    this.kicked = true;
+    this.interrupt?.abort();
+  }
+
+  /** One pass: project and build what is due, then send what is due. Exposed for tests and the bench. */
+  async cycle(): Promise<void> {
+    for (;;) {
+      const result = await this.ctx.db.transaction((tx) => project(tx, this.issuer));
+      if (!result.ran || result.events === 0) break;
+    }
+    for (;;) {
+      const claimed = await claimDue(this.ctx.db, this.ctx.clock.now(), this.ctx.config.webhookTimeoutMs);
+      if (claimed.length === 0) break;
+      const stopped = await cancellations(this.ctx.db.kysely, claimed);
+      for (const [id, reason] of stopped) this.ctx.log.info({ delivery: id, reason }, 'webhook delivery cancelled');
+      await cancel(this.ctx.db, stopped, this.ctx.metrics);
+      await Promise.all(claimed.filter((d) => !stopped.has(d.id)).map((d) => attempt(this.ctx, d)));
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      // SQLite answers synchronously: without a turn of the event loop here, a loop with nothing to wait for would starve every request.
+      await new Promise((resolve) => setImmediate(resolve));
+      this.kicked = false;
+      const seen = this.ctx.events.tail.head;
+      try {
+        await this.cycle();
+      } catch (err) {
+        if (!this.running) break;
+        this.ctx.log.error({ err }, 'webhook delivery cycle failed; retrying');
+      }
+      if (!this.running || this.kicked) continue;
+      await this.sleep(seen, await this.nextDue());
+    }
+  }
+
+  /** The soonest owed window or retry (epoch ms), at most IDLE_LOOK_MS away. */
+  private async nextDue(): Promise<number> {
+    const now = this.ctx.clock.now().getTime();
+    let due = now + IDLE_LOOK_MS;
+    try {
+      const owed = await nextOwedDue(this.ctx.db.kysely);
+      // Only what this node could claim: deliveries waiting for a paused subscription or an inactive endpoint are not due.
+      const retry = await this.ctx.db.kysely
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+        .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+        .select(sql<string | null>`min(case when d.lease_until > d.next_attempt_ts then d.lease_until else d.next_attempt_ts end)`.as('next'))
+        .where('d.status', '=', 'pending')
+        .where('s.status', '=', 'active')
+        .where('s.deleted_ts', 'is', null)
+        .where('e.status', '=', 'active')
+        .where('e.deleted_ts', 'is', null)
+        .executeTakeFirst();
+      if (owed !== undefined) due = Math.min(due, owed);
+      if (typeof retry?.next === 'string') due = Math.min(due, Date.parse(retry.next));
+    } catch (err) {
+      this.ctx.log.error({ err }, 'webhook worker could not read its next due time');
+    }
+    return due;
+  }
+
+  /** Until an event newer than `seen` is followed, a kick, or `due` (by the injected clock). */
+  private async sleep(seen: number, due: number): Promise<void> {
+    const ms = Math.max(0, due - this.ctx.clock.now().getTime());
+    if (ms === 0) return;
+    this.interrupt = new AbortController();
+    // A kick that came while the due time was being read.
+    if (this.kicked || !this.running) return;
+    try {
+      const tail = this.ctx.events.tail;
+      if (tail.isStopped) await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        this.interrupt!.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      });
+      else await tail.waitFor([feedKeys.host], seen, Date.now() + ms, this.interrupt.signal);
+    } finally {
+      this.interrupt = undefined;
+    }
+  }
+}

@@ -1,0 +1,297 @@
+import assert from 'node:assert/strict';
+import { setImmediate as turn } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import type { components } from '../src/client/openapi.js';
+import { seedAgent, setMemberStatus } from './support/seed.js';
+import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { activeSpace } from './support/spaces.js';
+import { WebhookReceiver, type Behaviour } from './support/webhook-receiver.js';
+
+type Delivery = components['schemas']['WebhookDelivery'];
+
+/** A wake as a receiver reads it. */
+interface Envelope {
+  spec_version: string;
+  id: string;
+  type: string;
+  issuer: string;
+  subscription_id: string;
+  subscription_version: number;
+  space?: string;
+  event_range: { after: number; through: number };
+  created_ts: string;
+}
+
+/** Answers `statuses` in turn, then 2xx; challenges are echoed. */
+function sequence(...statuses: number[]): Behaviour {
+  let n = 0;
+  return (req, res) => {
+    if (req.body.type === 'atrium.webhook.challenge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
+    res.writeHead(statuses[n++] ?? 202).end();
+  };
+}
+
+for (const backend of backends()) {
+  describe(`webhook deliveries (${backend})`, () => {
+    let server: TestServer;
+    let receiver: WebhookReceiver;
+    let ada: { handle: string; session: string };
+    let bea: { handle: string; session: string };
+    let channelSeq = 0;
+
+    before(async () => {
+      server = await startServer(backend, {
+        env: { ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ATRIUM_WEBHOOK_TIMEOUT_MS: '2000', ATRIUM_WEBHOOK_RETRY_SCHEDULE: '0,0' },
+      });
+      receiver = await WebhookReceiver.start(server.url);
+      ada = await server.human('ada');
+      bea = await server.human('bea');
+      await activeSpace(server, ada.session, 'plaza');
+    });
+    after(async () => {
+      await receiver.stop();
+      await server.stop();
+    });
+
+    /** A verified endpoint at `path` and an active subscription on it. */
+    async function subscribe(
+      token: string,
+      path: string,
+      opts: { space?: string; debounce_ms?: number; filter?: unknown; inbox?: boolean } = {},
+    ): Promise<{ endpoint: string; subscription: string; collection: string }> {
+      const endpoint = await server.request('POST', '/v0/webhook-endpoints', { token, body: { url: receiver.url(path) } });
+      assert.equal(endpoint.status, 201, endpoint.body?.detail);
+      assert.equal((await server.request('POST', `/v0/webhook-endpoints/${endpoint.body.id}/verify`, { token })).status, 200);
+      const collection = opts.inbox ? '/v0/me/inbox-subscriptions' : `/v0/spaces/${opts.space ?? 'plaza'}/webhook-subscriptions`;
+      const body = { endpoint_id: endpoint.body.id, debounce_ms: opts.debounce_ms ?? 0, ...(opts.filter ? { filter: opts.filter } : {}) };
+      const created = await server.request('POST', collection, { token, body });
+      assert.equal(created.status, 201, created.body?.detail);
+      const activated = await server.request('POST', `${collection}/${created.body.id}/activate`, { token });
+      assert.equal(activated.status, 200, activated.body?.detail);
+      return { endpoint: endpoint.body.id, subscription: created.body.id, collection };
+    }
+
+    async function channel(space = 'plaza'): Promise<string> {
+      const name = `room-${(channelSeq += 1)}`;
+      const res = await server.request('POST', `/v0/spaces/${space}/channels`, { token: ada.session, body: { name } });
+      assert.equal(res.status, 201, res.body?.detail);
+      return name;
+    }
+
+    async function post(token: string, name: string, body: string, space = 'plaza'): Promise<{ id: string }> {
+      const res = await server.request('POST', `/v0/spaces/${space}/channels/${name}/messages`, { token, body: { body } });
+      assert.equal(res.status, 201, res.body?.detail);
+      return res.body;
+    }
+
+    const deliveries = async (token: string, subscription: string): Promise<Delivery[]> => {
+      const res = await server.request('GET', `/v0/webhook-subscriptions/${subscription}/deliveries`, { token });
+      assert.equal(res.status, 200, res.body?.detail);
+      return res.body.deliveries;
+    };
+
+    /** Re-reads the history until `done` holds: the receiver answers before the host records the attempt. */
+    async function historyUntil(token: string, subscription: string, done: (d: Delivery[]) => boolean): Promise<Delivery[]> {
+      for (;;) {
+        const list = await deliveries(token, subscription);
+        if (done(list)) return list;
+        await turn();
+      }
+    }
+
+    it('wakes a subscriber with a signed range whose feed read holds the message', async () => {
+      const room = await channel();
+      const { subscription } = await subscribe(ada.session, '/wake');
+      const message = await post(bea.session, room, 'hello there');
+      const [wake] = await receiver.waitFor('/wake', 2);
+      const request = receiver.at('/wake')[1]!;
+      assert.ok(wake);
+      assert.equal(request.signatureValid, true);
+      const body = request.body as unknown as Envelope;
+      assert.deepEqual(Object.keys(body), ['spec_version', 'id', 'type', 'issuer', 'subscription_id', 'subscription_version', 'space', 'event_range', 'created_ts']);
+      assert.equal(body.spec_version, 'atrium.webhooks/1');
+      assert.match(body.id, /^whd_/);
+      assert.equal(request.headers['webhook-id'], body.id);
+      assert.equal(body.type, 'atrium.events.available');
+      assert.equal(body.issuer, server.url);
+      assert.deepEqual([body.subscription_id, body.subscription_version, body.space], [subscription, 1, 'plaza']);
+      const page = await server.request('GET', `/v0/spaces/plaza/events?since=${body.event_range.after}`, { token: ada.session });
+      const events = page.body.events.filter((e: { cursor: number }) => e.cursor <= body.event_range.through);
+      assert.ok(events.some((e: { payload: { message_id?: string } }) => e.payload.message_id === message.id));
+      assert.equal(events.at(-1).cursor, body.event_range.through);
+      const [recorded] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'delivered');
+      assert.equal(recorded!.id, body.id);
+      assert.deepEqual(recorded!.attempts.map((a) => [a.attempt, a.response_status, a.error]), [[1, 200, null]]);
+    });
+
+    it('coalesces posts inside the debounce window into one wake, and the next range starts where it ended', async () => {
+      const room = await channel();
+      const { subscription } = await subscribe(ada.session, '/debounce', { debounce_ms: 1500, filter: { any: [{ subject: { channel: room } }] } });
+      const posted: string[] = [];
+      for (let i = 0; i < 10; i += 1) posted.push((await post(bea.session, room, `burst ${i}`)).id);
+      await receiver.waitFor('/debounce', 2);
+      const first = receiver.at('/debounce')[1]!.body as { event_range: { after: number; through: number } };
+      const page = await server.request('GET', `/v0/spaces/plaza/events?since=${first.event_range.after}&limit=500`, { token: ada.session });
+      const inRange = page.body.events.filter((e: { cursor: number; payload: { message_id?: string } }) => e.cursor <= first.event_range.through);
+      assert.deepEqual(inRange.map((e: { payload: { message_id?: string } }) => e.payload.message_id).filter(Boolean), posted);
+      await post(bea.session, room, 'one more');
+      const next = (await receiver.waitFor('/debounce', 3))[2]!.body as { event_range: { after: number } };
+      assert.equal(next.event_range.after, first.event_range.through);
+      assert.equal((await deliveries(ada.session, subscription)).length, 2);
+    });
+
+    it('retries a failing receiver with the same id and body, then records every attempt', async () => {
+      receiver.behaviours.set('/flaky', sequence(500, 503));
+      const room = await channel();
+      const { subscription } = await subscribe(ada.session, '/flaky', { filter: { any: [{ subject: { channel: room } }] } });
+      await post(bea.session, room, 'try again');
+      const requests = (await receiver.waitFor('/flaky', 4)).slice(1);
+      assert.equal(new Set(requests.map((r) => r.raw.toString('utf8'))).size, 1);
+      assert.equal(new Set(requests.map((r) => r.headers['webhook-id'])).size, 1);
+      assert.ok(requests.every((r) => r.signatureValid));
+      const [delivery] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'delivered');
+      assert.deepEqual(
+        delivery!.attempts.map((a) => [a.attempt, a.response_status]),
+        [
+          [1, 500],
+          [2, 503],
+          [3, 202],
+        ],
+      );
+      assert.equal(delivery!.next_attempt_ts, null);
+    });
+
+    it('marks a dead letter after the schedule runs out, and replays it with the same id and body', async () => {
+      receiver.behaviours.set('/dead', sequence(500, 500, 500));
+      const room = await channel();
+      const { subscription } = await subscribe(ada.session, '/dead', { filter: { any: [{ subject: { channel: room } }] } });
+      await post(bea.session, room, 'nobody home');
+      await receiver.waitFor('/dead', 4);
+      const [dead] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'dead');
+      assert.equal(dead!.attempts.length, 3);
+      // Someone else's delivery, and a delivery that is not dead, cannot be replayed.
+      assert.equal((await server.request('POST', `/v0/webhook-deliveries/${dead!.id}/replay`, { token: bea.session })).status, 404);
+      const replayed = await server.request('POST', `/v0/webhook-deliveries/${dead!.id}/replay`, { token: ada.session });
+      assert.equal(replayed.status, 202, replayed.body?.detail);
+      assert.equal(replayed.body.status, 'pending');
+      const again = (await receiver.waitFor('/dead', 5))[4]!;
+      assert.equal(again.raw.toString('utf8'), receiver.at('/dead')[1]!.raw.toString('utf8'));
+      assert.equal(again.headers['webhook-id'], dead!.id);
+      const [delivered] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'delivered');
+      assert.deepEqual(delivered!.attempts.map((a) => a.attempt), [1, 2, 3, 4]);
+      const twice = await server.request('POST', `/v0/webhook-deliveries/${dead!.id}/replay`, { token: ada.session });
+      assert.equal(twice.status, 409);
+    });
+
+    it('stops at a 410: the delivery is dead, the endpoint disabled until verified again, then one catch-up wake', async () => {
+      receiver.behaviours.set('/gone', sequence(410));
+      const room = await channel();
+      const { endpoint, subscription } = await subscribe(ada.session, '/gone', { filter: { any: [{ subject: { channel: room } }] } });
+      await post(bea.session, room, 'first');
+      await receiver.waitFor('/gone', 2);
+      const [dead] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'dead');
+      assert.equal(dead!.attempts.length, 1);
+      assert.equal((await server.request('GET', `/v0/webhook-endpoints/${endpoint}`, { token: ada.session })).body.status, 'disabled');
+      // While disabled nothing is built; a control subscription shows the projector has passed the posts.
+      const control = await subscribe(ada.session, '/gone-control', { filter: { any: [{ subject: { channel: room } }] } });
+      await post(bea.session, room, 'second');
+      await post(bea.session, room, 'third');
+      await receiver.waitFor('/gone-control', 2);
+      assert.equal((await deliveries(ada.session, subscription)).length, 1);
+      assert.equal((await server.request('POST', `/v0/webhook-deliveries/${dead!.id}/replay`, { token: ada.session })).status, 409);
+      // Verified again: one catch-up wake for what qualified meanwhile.
+      assert.equal((await server.request('POST', `/v0/webhook-endpoints/${endpoint}/verify`, { token: ada.session })).status, 200);
+      const requests = await receiver.waitFor('/gone', 4);
+      const catchUp = requests[3]!.body as { event_range: { after: number; through: number } };
+      assert.equal(catchUp.event_range.after, (requests[1]!.body as { event_range: { through: number } }).event_range.through);
+      assert.ok(control.subscription);
+    });
+
+    it('sends nothing while paused, and one catch-up wake with the new version on resume', async () => {
+      const room = await channel();
+      const filter = { any: [{ subject: { channel: room } }] };
+      const { subscription, collection } = await subscribe(ada.session, '/paused', { filter });
+      const control = await subscribe(ada.session, '/paused-control', { filter });
+      assert.equal((await server.request('PATCH', `${collection}/${subscription}`, { token: ada.session, body: { status: 'paused' } })).body.version, 2);
+      await post(bea.session, room, 'while paused 1');
+      await post(bea.session, room, 'while paused 2');
+      await receiver.waitFor('/paused-control', 2);
+      assert.deepEqual(await deliveries(ada.session, subscription), []);
+      const resumed = await server.request('PATCH', `${collection}/${subscription}`, { token: ada.session, body: { status: 'active' } });
+      assert.equal(resumed.body.version, 3);
+      const catchUp = (await receiver.waitFor('/paused', 2))[1]!.body as { subscription_version: number; event_range: { after: number; through: number } };
+      assert.equal(catchUp.subscription_version, 3);
+      assert.equal(catchUp.event_range.after, resumed.body.activation_cursor);
+      const controlWakes = receiver.at('/paused-control').slice(1).map((r) => (r.body as { event_range: { through: number } }).event_range.through);
+      assert.equal(catchUp.event_range.through, Math.max(...controlWakes));
+      assert.ok(control);
+    });
+
+    it('cancels unsent work when the subscription is deleted', async () => {
+      receiver.behaviours.set('/deleted', sequence(500));
+      const room = await channel();
+      // A long first wait keeps the retry pending while the subscription goes.
+      const { subscription, collection } = await subscribe(ada.session, '/deleted', { filter: { any: [{ subject: { channel: room } }] } });
+      await server.app.ctx.db.kysely.updateTable('webhook_subscriptions').set({ debounce_ms: 0 }).where('id', '=', subscription).execute();
+      await post(bea.session, room, 'soon gone');
+      await receiver.waitFor('/deleted', 2);
+      assert.equal((await server.request('DELETE', `${collection}/${subscription}`, { token: ada.session })).status, 204);
+      const rows = await server.app.ctx.db.kysely.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', subscription).execute();
+      assert.ok(rows.every((r) => r.status !== 'pending'), JSON.stringify(rows));
+    });
+
+    it('stops sending to a suspended owner, and to a member removed from the Space', async () => {
+      const carl = await server.human('carl');
+      await activeSpace(server, ada.session, 'guild', 'request');
+      for (const member of [carl, ada]) {
+        assert.equal((await server.request('POST', '/v0/spaces/guild/join', { token: member.session })).status, 202);
+        assert.equal((await server.request('POST', `/v0/spaces/guild/join-requests/${member.handle}/admit`, { token: STEWARD_KEY })).status, 200);
+      }
+      const room = await channel('guild');
+      const filter = { any: [{ subject: { channel: room } }] };
+      const carlSub = await subscribe(carl.session, '/carl', { space: 'guild', filter });
+      const control = await subscribe(ada.session, '/guild-control', { space: 'guild', filter });
+      await post(ada.session, room, 'carl may hear this', 'guild');
+      await receiver.waitFor('/carl', 2);
+      assert.equal((await server.request('POST', '/v0/spaces/guild/members/carl/remove', { token: STEWARD_KEY })).status, 200);
+      await post(ada.session, room, 'carl may not', 'guild');
+      await receiver.waitFor('/guild-control', 3);
+      assert.equal((await deliveries(carl.session, carlSub.subscription)).length, 1);
+      // A suspended owner: nothing new either (their credential no longer reads the history; the database does).
+      const dan = await server.human('dan');
+      await server.request('POST', '/v0/spaces/plaza/channels', { token: ada.session, body: { name: 'lobby-dan' } });
+      const danSub = await subscribe(dan.session, '/dan', { filter: { any: [{ subject: { channel: 'lobby-dan' } }] } });
+      await setMemberStatus(server, 'dan', 'suspended');
+      const danControl = await subscribe(ada.session, '/dan-control', { filter: { any: [{ subject: { channel: 'lobby-dan' } }] } });
+      await post(bea.session, 'lobby-dan', 'dan is away');
+      await receiver.waitFor('/dan-control', 2);
+      const danRows = await server.app.ctx.db.kysely.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', danSub.subscription).execute();
+      assert.deepEqual(danRows, []);
+      assert.ok(control && danControl);
+    });
+
+    it("wakes an inbox subscriber for its own mentions and direct messages only, with no Space", async () => {
+      const eve = await server.human('eve');
+      const bot = await seedAgent(server, 'eve-bot', 'eve', 'active');
+      const { subscription } = await subscribe(eve.session, '/eve-inbox', { inbox: true });
+      const botSub = await subscribe(bot.key, '/bot-inbox', { inbox: true });
+      const room = await channel();
+      await post(bea.session, room, 'nothing for eve here');
+      await post(bea.session, room, 'hey @eve-bot, and not your operator');
+      const dm = await server.request('POST', '/v0/spaces/plaza/direct-messages', { token: bea.session, body: { to: 'eve', body: 'psst @eve' } });
+      assert.equal(dm.status, 201, dm.body?.detail);
+      const wakes = await receiver.waitFor('/eve-inbox', 2);
+      const wake = wakes[1]!.body as unknown as Envelope;
+      assert.equal(wake.type, 'atrium.inbox_events.available');
+      assert.equal('space' in wake, false);
+      assert.equal(wake.subscription_id, subscription);
+      const inbox = await server.request('GET', `/v0/me/inbox-events?since=${wake.event_range.after}`, { token: eve.session });
+      assert.deepEqual(
+        inbox.body.events.filter((e: { cursor: number }) => e.cursor <= wake.event_range.through).map((e: { payload: { body: string } }) => e.payload.body),
+        ['psst @eve'],
+      );
+      const botWake = (await receiver.waitFor('/bot-inbox', 2))[1]!.body as unknown as Envelope;
+      assert.equal(botWake.subscription_id, botSub.subscription);
+    });
+  });
+}
