@@ -3,6 +3,7 @@ import type { components } from '../../client/openapi.js';
 import { client } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { printable, printJson, printTable, say, time } from './output.js';
+import { registerWebhookListen } from './webhooks-listen.js';
 
 interface Options {
   host?: string;
@@ -20,6 +21,7 @@ type Endpoint = components['schemas']['WebhookEndpoint'];
 export function registerWebhookCommands(program: Command): void {
   const webhooks = program.commands.find((c) => c.name() === 'webhooks') ?? program.command('webhooks');
   webhooks.description('webhook endpoints (over the API) and the host signing keys (on the host)');
+  registerWebhookListen(webhooks);
   const endpoints = webhooks.command('endpoints').description('register, list, verify and delete your webhook endpoints');
 
   client(endpoints, 'add <url>', 'register a receiver URL (https, public addresses); nothing is sent until you verify it').action(
