@@ -26,7 +26,7 @@ export const echoChallenge: Behaviour = (req, res) => {
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   readonly behaviours = new Map<string, Behaviour>();
-  private readonly waiting: Array<{ path: string; count: number; resolve: (got: ReceivedRequest[]) => void }> = [];
+  private readonly waiting: Array<{ done: () => boolean; resolve: () => void }> = [];
   private server!: Server;
   private port = 0;
 
@@ -52,9 +52,15 @@ export class WebhookReceiver {
   }
 
   /** Resolves once `count` requests have reached `path` (a test's timeout bounds the wait). */
-  waitFor(path: string, count = 1): Promise<ReceivedRequest[]> {
-    if (this.at(path).length >= count) return Promise.resolve(this.at(path));
-    return new Promise((resolve) => this.waiting.push({ path, count, resolve }));
+  async waitFor(path: string, count = 1): Promise<ReceivedRequest[]> {
+    await this.until(() => this.at(path).length >= count);
+    return this.at(path);
+  }
+
+  /** Resolves once `done` holds, checked as each request arrives. */
+  until(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ done, resolve }));
   }
 
   url(path: string): string {
@@ -71,9 +77,9 @@ export class WebhookReceiver {
     this.received.push(request);
     (this.behaviours.get(path) ?? echoChallenge)(request, res);
     for (const waiter of [...this.waiting]) {
-      if (waiter.path !== path || this.at(path).length < waiter.count) continue;
+      if (!waiter.done()) continue;
       this.waiting.splice(this.waiting.indexOf(waiter), 1);
-      waiter.resolve(this.at(path));
+      waiter.resolve();
     }
   }
 
