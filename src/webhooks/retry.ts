@@ -23,6 +23,8 @@ export function retryAfterMs(value: string | undefined, now: Date): number | und
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date is always in GMT; Date.parse alone would also take "-5" or "2026" as dates.
+  if (!/GMT$/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now.getTime());
