@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../src/shared/ids.js';
 import { signatureHeader } from '../src/webhooks/signing-keys.js';
 import { CliRunner, type CliProcess, type CliResult } from './support/cli.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 const SUBSCRIPTION = 'whsub_abcdefghijklmnopqrstuvwxyz';
 
@@ -331,6 +331,45 @@ for (const backend of backends()) {
         jsonLines(bobs.stdout).map((e) => e.payload.body),
         ['@bob look here'],
       );
+    });
+
+    it("prints what the host's own wakes announce: a Space subscription and an inbox subscription, end to end", async () => {
+      /** An endpoint at a port chosen beforehand (the listener needs the subscription's id to start), and a subscription on it. */
+      const subscribe = async (collection: string) => {
+        const url = `http://127.0.0.1:${await freePort()}/atrium`;
+        const added = await cli.run(['webhooks', 'endpoints', 'add', url, '--json'], asAda);
+        assert.equal(added.code, 0, added.stderr);
+        const endpoint = (JSON.parse(added.stdout) as { id: string }).id;
+        const created = await server.request('POST', collection, { token: ada.session, body: { endpoint_id: endpoint, debounce_ms: 0 } });
+        assert.equal(created.status, 201, created.body?.detail);
+        const subscription = created.body.id as string;
+        const port = new URL(url).port;
+        const proc = cli.spawn(['webhooks', 'listen', '--subscription', subscription, '--port', port, '--url', url, '--json', '--state', join(dir, `${subscription}.json`)], asAda);
+        await proc.waitForStderr(new RegExp(`^Listening on http://127\\.0\\.0\\.1:${port}/atrium for deliveries of ${subscription}`, 'm'));
+        const verified = await cli.run(['webhooks', 'endpoints', 'verify', endpoint], asAda);
+        assert.equal(verified.code, 0, verified.stderr);
+        const activated = await server.request('POST', `${collection}/${subscription}/activate`, { token: ada.session });
+        assert.equal(activated.status, 200, activated.body?.detail);
+        return { proc, subscription };
+      };
+
+      const space = await subscribe('/v0/spaces/plaza/webhook-subscriptions');
+      await post('wake the listener');
+      await space.proc.waitForStdout(/wake the listener/);
+
+      const inbox = await subscribe('/v0/me/inbox-subscriptions');
+      const sent = await server.request('POST', '/v0/spaces/plaza/direct-messages', { token: bob.session, body: { to: 'ada', body: 'for your inbox' } });
+      assert.equal(sent.status, 201);
+      await inbox.proc.waitForStdout(/for your inbox/);
+
+      for (const { proc, subscription } of [space, inbox]) {
+        const { stdout, stderr } = await stop(proc);
+        assert.match(stderr, /^Delivery whd_[a-z2-7]{26}: events after \d+ through \d+/m);
+        const state = readState(join(dir, `${subscription}.json`));
+        assert.ok(state.seen.length >= 1 && state.watermark !== null && state.cursor !== null);
+        const events = jsonLines(stdout);
+        assert.equal(state.cursor, events.at(-1)!.cursor, 'the checkpoint is the last event printed');
+      }
     });
 
     it('refuses to start on the state of another subscription', async () => {
