@@ -22,6 +22,10 @@ const WARM_UP_SECONDS = 1;
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
 const WRITERS = 16;
 const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
+/** Webhook subscriptions in the webhook scenario (20 per subscriber, the per-Space quota). */
+const SUBSCRIPTIONS = 1000;
+/** Posts whose wakes (one per subscription each) are timed. */
+const WEBHOOK_POSTS = Number(process.env.ATRIUM_BENCH_WEBHOOK_POSTS ?? 10);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 interface Result {
@@ -37,6 +41,8 @@ interface Seeded {
   session: string;
   /** Member keys of sixteen distinct writers. */
   writers: string[];
+  /** Member keys of fifty members who own the webhook scenario's subscriptions. */
+  subscribers: string[];
   space: string;
   resource: string;
 }
@@ -66,6 +72,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     return found;
   };
   const wakes = new Map<string, number[] | undefined>();
+  const webhookWakes = new Map<string, number[] | undefined>();
   let bytes: { feed: Buffer; empty: Buffer } | undefined;
 
   for (const tree of trees) {
@@ -78,7 +85,9 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const seeded = await seed(tree.root, databaseUrl, dir);
       const node = async (): Promise<string> => {
         const port = await freePort();
-        const child = spawn(process.execPath, [join(tree.root, 'bin', 'atrium.js'), 'serve'], {
+        // ATRIUM_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+        const profile = process.env.ATRIUM_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.ATRIUM_BENCH_CPU_PROF)] : [];
+        const child = spawn(process.execPath, [...profile, join(tree.root, 'bin', 'atrium.js'), 'serve'], {
           cwd: tree.root,
           env: {
             ...process.env,
@@ -91,6 +100,8 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
             ATRIUM_HOST: '127.0.0.1',
             ATRIUM_LOG_LEVEL: 'warn',
             ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
+            // The webhook scenario's receiver listens on loopback.
+            ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
           },
           stdio: ['ignore', 'pipe', 'inherit'],
         });
@@ -178,6 +189,22 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       // Long polls: a write on one node wakes a reader waiting on another (PostgreSQL), or on the same node (SQLite).
       const reader = backend === 'postgres' ? await node() : base;
       wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
+      // Webhooks last: their subscriptions stay, and every later write would wake them.
+      const receiver = await WakeReceiver.start();
+      try {
+        if (await subscribeAll(base, seeded, receiver)) {
+          await put(`post a message, ${WRITERS} writers, ${SUBSCRIPTIONS} webhook subscriptions`, 'post', {
+            url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
+            method: 'POST',
+            connections: WRITERS,
+            headers: json,
+            requests: nextWriter(JSON.stringify({ body: 'A short status note, nothing to parse for long.' })),
+          });
+          webhookWakes.set(tree.label, await webhookLatencies(base, seeded, receiver));
+        }
+      } finally {
+        await receiver.stop();
+      }
     } finally {
       for (const child of children) child.kill('SIGTERM');
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
@@ -205,6 +232,12 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
   });
   console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(46)}${wakeCells.join('')}`);
+  const webhookCells = labels.map((label) => {
+    const samples = webhookWakes.get(label);
+    if (!samples) return 'n/a (no webhook subscriptions)'.padStart(40);
+    return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
+  });
+  console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(46)}${webhookCells.join('')}`);
   console.log('');
 }
 
@@ -242,6 +275,117 @@ async function wakeLatencies(writer: string, reader: string, seeded: Seeded): Pr
     since = page.cursor;
   }
   return samples;
+}
+
+/**
+ * The webhook receiver (bench/wake-receiver.ts) as a child process, and when
+ * each subscription was woken (epoch ms, as the receiver saw it).
+ */
+class WakeReceiver {
+  readonly arrivals = new Map<string, number[]>();
+  private waiter: (() => void) | undefined;
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<WakeReceiver> {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'wake-receiver.ts'), String(port)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const receiver = new WakeReceiver(child, `http://127.0.0.1:${port}/wake`);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const [subscription, at] = line.split(' ');
+      if (!subscription || at === undefined) return;
+      const list = receiver.arrivals.get(subscription) ?? [];
+      list.push(Number(at));
+      receiver.arrivals.set(subscription, list);
+      receiver.waiter?.();
+    });
+    await waitForLine(child, /ready/);
+    return receiver;
+  }
+
+  /** Resolves when `done` holds, checked as wakes are reported. */
+  until(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiter = () => {
+        if (!done()) return;
+        this.waiter = undefined;
+        resolve();
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.child.kill('SIGTERM');
+    await new Promise((r) => (this.child.exitCode !== null ? r(null) : this.child.once('exit', r)));
+  }
+}
+
+/** Creates and activates SUBSCRIPTIONS debounce-0 subscriptions to the bench Space; false where the checkout has no webhooks. */
+async function subscribeAll(base: string, seeded: Seeded, receiver: WakeReceiver): Promise<boolean> {
+  const contract = (await (await fetch(`${base}/v0/openapi.json`)).json()) as { paths: Record<string, unknown> };
+  if (!contract.paths['/v0/spaces/{slug}/webhook-subscriptions'] || !seeded.subscribers) return false;
+  const call = async (key: string, method: string, path: string, body?: unknown): Promise<{ id: string }> => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const perMember = SUBSCRIPTIONS / seeded.subscribers.length;
+  await Promise.all(
+    seeded.subscribers.map(async (key) => {
+      const endpoint = await call(key, 'POST', '/v0/webhook-endpoints', { url: receiver.url });
+      await call(key, 'POST', `/v0/webhook-endpoints/${endpoint.id}/verify`);
+      for (let i = 0; i < perMember; i++) {
+        const collection = `/v0/spaces/${seeded.space}/webhook-subscriptions`;
+        const sub = await call(key, 'POST', collection, { endpoint_id: endpoint.id, debounce_ms: 0 });
+        await call(key, 'POST', `${collection}/${sub.id}/activate`);
+      }
+    }),
+  );
+  return true;
+}
+
+/**
+ * Time from sending a post to each of the SUBSCRIPTIONS wakes it causes
+ * arriving at the receiver (an upper bound on commit-to-receipt). The queue is
+ * drained first, and each post waits until every subscription was woken for it.
+ */
+async function webhookLatencies(base: string, seeded: Seeded, receiver: WakeReceiver): Promise<number[]> {
+  const now = () => performance.timeOrigin + performance.now();
+  const quiet = async () => {
+    // Drained: a marker post has woken every subscription, so nothing older is still on its way.
+    const sent = now();
+    await post(base, seeded, 'drain');
+    await receiver.until(() => receiver.arrivals.size === SUBSCRIPTIONS && [...receiver.arrivals.values()].every((a) => a.at(-1)! >= sent));
+  };
+  await quiet();
+  await quiet();
+  const samples: number[] = [];
+  for (let i = 0; i < WEBHOOK_POSTS; i++) {
+    const sent = now();
+    await post(base, seeded, `webhook wake ${i}`);
+    await receiver.until(() => [...receiver.arrivals.values()].every((a) => a.at(-1)! >= sent));
+    for (const arrivals of receiver.arrivals.values()) samples.push(arrivals.find((at) => at >= sent)! - sent);
+  }
+  return samples;
+}
+
+async function post(base: string, seeded: Seeded, body: string): Promise<void> {
+  const write = await fetch(`${base}/v0/spaces/${seeded.space}/channels/general/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.writers[0]}` },
+    body: JSON.stringify({ body }),
+  });
+  if (write.status !== 201) throw new Error(`write answered ${write.status}`);
 }
 
 function cell(result: Result | undefined, bare: Result): string {

@@ -2,7 +2,8 @@
 // (`npm run bench` runs it once per checkout it compares, each with its own code
 // and migrations): an owner with a session, an active Space whose feed holds a
 // few hundred events, three members to mention, 150 mentions of the owner for its
-// inbox, sixteen members with member keys to write, and one Resource of about 4 KiB of Markdown.
+// inbox, sixteen members with member keys to write, fifty to own webhook
+// subscriptions, and one Resource of about 4 KiB of Markdown.
 // Prints the result as one JSON line.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -66,6 +67,13 @@ try {
     await ctx.db.transaction((tx) => createHuman(tx, system, { handle, email: `${handle}@example.test` }));
     writers.push((await ctx.db.transaction((tx) => mintMemberKey(tx, handle, 'client_activation', 'bench'))).key);
   }
+  // Fifty members to own the thousand webhook subscriptions of the webhook scenario (20 each: the per-Space quota).
+  const subscribers: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const handle = `bench-subscriber-${i}`;
+    await ctx.db.transaction((tx) => createHuman(tx, system, { handle, email: `${handle}@example.test` }));
+    subscribers.push((await ctx.db.transaction((tx) => mintMemberKey(tx, handle, 'client_activation', 'bench'))).key);
+  }
   const mentioner = await member('bench-a');
   const space = await getSpace(ctx.db.kysely, 'bench');
   for (let i = 0; i < 150; i++) {
@@ -75,7 +83,7 @@ try {
   const resource = await ctx.db.transaction((tx) =>
     createResource(tx, owner, 'bench', { name: 'Bench notes', content: prepareContent(RESOURCE_TEXT, undefined, config.resourceMaxBytes) }),
   );
-  process.stdout.write(`${JSON.stringify({ session, writers, space: 'bench', resource: resource.id })}\n`);
+  process.stdout.write(`${JSON.stringify({ session, writers, subscribers, space: 'bench', resource: resource.id })}\n`);
 } finally {
   await ctx.close();
 }

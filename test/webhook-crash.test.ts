@@ -137,7 +137,7 @@ for (const backend of backends()) {
             made.push((await startSession(tx, handle)).token);
           }
           await assignRole(tx, { system: 'admin_cli' }, { member: 'crash-owner', role: 'owner' });
-          return made;
+          return made as [string, string];
         });
       } finally {
         await ctx.close();

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { chunks } from '../shared/chunks.js';
 import { newId } from '../shared/ids.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -156,6 +157,7 @@ async function buildDueWakes(tx: Tx, issuer: string): Promise<number> {
     .where('e.status', '=', 'active')
     .where('e.deleted_ts', 'is', null)
     .where((eb) => eb.or([eb('s.owed_through', 'is not', null), eb('s.catch_up', '=', 1)]))
+    .where(noUnsentWake)
     .execute();
   const ts = now.toISOString();
   const idle: string[] = [];
@@ -197,11 +199,25 @@ async function buildDueWakes(tx: Tx, issuer: string): Promise<number> {
   return deliveries.length;
 }
 
-/** Statement-sized slices: SQLite allows a bounded number of bound values per statement. */
-function chunks<T>(items: readonly T[], size = 100): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+
+/**
+ * A subscription holds at most one wake that was built and not yet sent:
+ * while one waits for its first attempt, newer events join the owed range and
+ * go into the next wake. Under load this coalesces instead of queueing a wake
+ * per projection, and it keeps each subscription's wakes in range order. A
+ * wake already tried and waiting to retry does not hold newer ones back.
+ */
+function noUnsentWake(eb: ExpressionBuilder<DatabaseSchema & { s: WebhookSubscriptionTable }, 's'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('webhook_deliveries as d')
+        .select('d.id')
+        .whereRef('d.subscription_id', '=', 's.id')
+        .where('d.status', '=', 'pending')
+        .where('d.attempts', '=', 0),
+    ),
+  );
 }
 
 /** When an owed range's debounce window closes (epoch ms). */
@@ -242,6 +258,7 @@ export async function nextOwedDue(db: Kysely<DatabaseSchema>): Promise<number | 
     .where('s.owed_through', 'is not', null)
     .where('e.status', '=', 'active')
     .where('e.deleted_ts', 'is', null)
+    .where(noUnsentWake)
     .execute();
   let soonest: number | undefined;
   for (const row of rows) soonest = Math.min(soonest ?? Infinity, dueAt(row));

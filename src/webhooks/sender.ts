@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import { chunks } from '../shared/chunks.js';
 import type { Database } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { Eligibility } from './eligibility.js';
 import { nextAttemptDelayMs } from './retry.js';
-import { signatureHeader } from './signing-keys.js';
+import { signatureHeader, type SigningKey } from './signing-keys.js';
 
-/** Deliveries one node takes per claim. */
-const CLAIM_BATCH = 64;
 /** A receiver's answer is read up to this size and otherwise ignored. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** Beyond the attempt's own time limit: how long a claim outlives a sender that died mid-attempt. */
@@ -40,7 +39,7 @@ export type AttemptOutcome = 'delivered' | 'failed' | 'dead' | 'gone';
  * On PostgreSQL, SKIP LOCKED lets several nodes claim side by side without
  * taking the same row; the lease makes a claim expire if its node dies.
  */
-export async function claimDue(db: Database, now: Date, timeoutMs: number): Promise<Claimed[]> {
+export async function claimDue(db: Database, now: Date, timeoutMs: number, limit: number): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
     const ts = now.toISOString();
     const query = tx.db
@@ -56,7 +55,7 @@ export async function claimDue(db: Database, now: Date, timeoutMs: number): Prom
       .where('e.status', '=', 'active')
       .where('e.deleted_ts', 'is', null)
       .orderBy('d.next_attempt_ts')
-      .limit(CLAIM_BATCH);
+      .limit(limit);
     const ids = (await (tx.dialect === 'postgres' ? query.forUpdate(['d']).skipLocked() : query).execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
@@ -117,14 +116,26 @@ async function inboxRangeStillCounts(db: Kysely<DatabaseSchema>, delivery: Claim
   return rows.some((space) => eligibility.mayRead(delivery.owner_member, space));
 }
 
+/** One attempt's result, to be recorded with others in one transaction (recordAttempts). */
+export interface AttemptRecord {
+  delivery: Claimed;
+  outcome: AttemptOutcome;
+  attempt: number;
+  started_ts: string;
+  duration_ms: number;
+  response_status: number | null;
+  error: string | null;
+  /** When the next attempt is due (a failed one with attempts left); otherwise null. */
+  next_attempt_ts: string | null;
+}
+
 /**
- * Makes one attempt: signs the stored body afresh (new timestamp, the active
- * key) and sends it, then records the attempt and what follows from it.
+ * Makes one attempt: signs the stored body afresh (a new timestamp, the key
+ * active when it was claimed) and sends it. Touches no database: the caller records the result.
  */
-export async function attempt(ctx: Ctx, delivery: Claimed): Promise<AttemptOutcome> {
+export async function attempt(ctx: Ctx, delivery: Claimed, key: SigningKey): Promise<AttemptRecord> {
   const started = ctx.clock.now();
   const timestamp = Math.floor(started.getTime() / 1000);
-  const key = await ctx.webhookKeys.active();
   let status: number | null = null;
   let error: string | null = null;
   let retryAfter: string | undefined;
@@ -155,39 +166,67 @@ export async function attempt(ctx: Ctx, delivery: Claimed): Promise<AttemptOutco
     if (!(err instanceof EgressRefused || err instanceof EgressFailed)) throw err;
     error = err.reason;
   }
-  const durationMs = Math.max(0, Math.round(performance.now() - t0));
   const made = delivery.attempts + 1;
-  const outcome: AttemptOutcome = error === null ? 'delivered' : status === 410 ? 'gone' : made - delivery.run_start > ctx.config.webhookRetrySchedule.length ? 'dead' : 'failed';
+  const inRun = made - delivery.run_start;
+  const outcome: AttemptOutcome = error === null ? 'delivered' : status === 410 ? 'gone' : inRun > ctx.config.webhookRetrySchedule.length ? 'dead' : 'failed';
   const finished = ctx.clock.now();
-  const next =
-    outcome === 'failed'
-      ? new Date(finished.getTime() + nextAttemptDelayMs(ctx.config.webhookRetrySchedule, made - delivery.run_start, retryAfter, finished)).toISOString()
-      : null;
-  await ctx.db.transaction(async (tx) => {
-    await tx.db
-      .insertInto('webhook_attempts')
-      .values({ delivery_id: delivery.id, attempt: made, started_ts: started.toISOString(), duration_ms: durationMs, response_status: status, error })
-      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-      .execute();
-    await tx.db
-      .updateTable('webhook_deliveries')
-      .set({
-        attempts: made,
-        status: outcome === 'delivered' ? 'delivered' : outcome === 'failed' ? 'pending' : 'dead',
-        next_attempt_ts: next,
-        lease_until: null,
-        updated_ts: tx.now.toISOString(),
-      })
-      .where('id', '=', delivery.id)
-      // Deleted (cancelled) while the attempt was out: the attempt is history, the status stays.
-      .where('status', '=', 'pending')
-      .execute();
-    // A 410 says the receiver is gone for good: nothing more goes there until it is verified again.
-    if (outcome === 'gone') await tx.db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('id', '=', delivery.endpoint_id).where('status', '=', 'active').execute();
-  });
-  ctx.metrics.webhookAttempt(outcome);
-  return outcome;
+  return {
+    delivery,
+    outcome,
+    attempt: made,
+    started_ts: started.toISOString(),
+    duration_ms: Math.max(0, Math.round(performance.now() - t0)),
+    response_status: status,
+    error,
+    next_attempt_ts:
+      outcome === 'failed' ? new Date(finished.getTime() + nextAttemptDelayMs(ctx.config.webhookRetrySchedule, inRun, retryAfter, finished)).toISOString() : null,
+  };
 }
+
+/**
+ * Records finished attempts and what follows from each, all in one
+ * transaction: a thousand wakes of one event cost a few statements, not a
+ * thousand transactions.
+ */
+export async function recordAttempts(ctx: Pick<Ctx, 'db' | 'metrics'>, records: readonly AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await ctx.db.transaction(async (tx) => {
+    const ts = tx.now.toISOString();
+    for (const chunk of chunks(records)) {
+      await tx.db
+        .insertInto('webhook_attempts')
+        .values(chunk.map((r) => ({ delivery_id: r.delivery.id, attempt: r.attempt, started_ts: r.started_ts, duration_ms: r.duration_ms, response_status: r.response_status, error: r.error })))
+        .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+        .execute();
+    }
+    const finished = records.filter((r) => r.outcome !== 'failed');
+    for (const status of ['delivered', 'dead'] as const) {
+      const ids = finished.filter((r) => (status === 'delivered') === (r.outcome === 'delivered')).map((r) => r.delivery.id);
+      for (const chunk of chunks(ids)) {
+        await tx.db
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1), status, next_attempt_ts: null, lease_until: null, updated_ts: ts }))
+          .where('id', 'in', chunk)
+          // Deleted (cancelled) while the attempt was out: the attempt is history, the status stays.
+          .where('status', '=', 'pending')
+          .execute();
+      }
+    }
+    for (const r of records.filter((r) => r.outcome === 'failed')) {
+      await tx.db
+        .updateTable('webhook_deliveries')
+        .set({ attempts: r.attempt, next_attempt_ts: r.next_attempt_ts, lease_until: null, updated_ts: ts })
+        .where('id', '=', r.delivery.id)
+        .where('status', '=', 'pending')
+        .execute();
+    }
+    // A 410 says the receiver is gone for good: nothing more goes there until it is verified again.
+    const gone = [...new Set(records.filter((r) => r.outcome === 'gone').map((r) => r.delivery.endpoint_id))];
+    if (gone.length > 0) await tx.db.updateTable('webhook_endpoints').set({ status: 'disabled' }).where('id', 'in', gone).where('status', '=', 'active').execute();
+  });
+  for (const r of records) ctx.metrics.webhookAttempt(r.outcome);
+}
+
 
 /** Marks claimed deliveries that may no longer be sent as cancelled, with no attempt made. */
 export async function cancel(db: Database, reasons: Map<string, string>, metrics: Ctx['metrics']): Promise<void> {

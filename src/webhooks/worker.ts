@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { feedKeys } from '../events/tail.js';
 import { nextOwedDue, project } from './projector.js';
-import { attempt, cancel, cancellations, claimDue } from './sender.js';
+import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptRecord } from './sender.js';
 
 /**
  * Longest sleep between looks at the queue when nothing local wakes the
@@ -10,6 +10,11 @@ import { attempt, cancel, cancellations, claimDue } from './sender.js';
  * another node queued for a time this one could not know of.
  */
 const IDLE_LOOK_MS = 2_000;
+/**
+ * Attempts one node has on the wire at once. Each runs on its own, so one
+ * slow receiver holds one slot for its time limit, never the whole queue.
+ */
+const SEND_CONCURRENCY = 64;
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log' | 'events'>;
 
@@ -33,6 +38,9 @@ export class WebhookWorker implements WebhookDispatch {
   private kicked = false;
   private interrupt: AbortController | undefined;
   private readonly issuer: string;
+  private readonly sending = new Set<Promise<void>>();
+  private finished: AttemptRecord[] = [];
+  private recording: Promise<void> | undefined;
 
   constructor(private readonly ctx: Ctx) {
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
@@ -72,6 +80,8 @@ export class WebhookWorker implements WebhookDispatch {
     this.running = false;
     this.interrupt?.abort();
     await this.loop;
+    // Attempts on the wire end within their time limit; their outcomes are still recorded.
+    await Promise.allSettled([...this.sending]);
   }
 
   kick(): void {
@@ -85,14 +95,47 @@ export class WebhookWorker implements WebhookDispatch {
       const result = await this.ctx.db.transaction((tx) => project(tx, this.issuer));
       if (!result.ran || result.events === 0) break;
     }
-    for (;;) {
-      const claimed = await claimDue(this.ctx.db, this.ctx.clock.now(), this.ctx.config.webhookTimeoutMs);
-      if (claimed.length === 0) break;
+    while (this.running) {
+      const room = SEND_CONCURRENCY - this.sending.size;
+      if (room <= 0) break;
+      const claimed = await claimDue(this.ctx.db, this.ctx.clock.now(), this.ctx.config.webhookTimeoutMs, room);
       const stopped = await cancellations(this.ctx.db.kysely, claimed);
       for (const [id, reason] of stopped) this.ctx.log.info({ delivery: id, reason }, 'webhook delivery cancelled');
       await cancel(this.ctx.db, stopped, this.ctx.metrics);
-      await Promise.all(claimed.filter((d) => !stopped.has(d.id)).map((d) => attempt(this.ctx, d)));
+      // Read once per claim: a rotation on any node takes effect from the next claim on.
+      const key = claimed.length > stopped.size ? await this.ctx.webhookKeys.active() : undefined;
+      for (const delivery of claimed) if (key && !stopped.has(delivery.id)) this.send(delivery, key);
+      if (claimed.length < room) break;
     }
+  }
+
+  /** One attempt on its own: when it ends, its record joins the next batch written, and the loop looks for more. */
+  private send(delivery: Parameters<typeof attempt>[1], key: Parameters<typeof attempt>[2]): void {
+    const sent: Promise<void> = attempt(this.ctx, delivery, key)
+      .then((record) => {
+        this.finished.push(record);
+        return this.record();
+      })
+      .catch((err: unknown) => this.ctx.log.error({ err, delivery: delivery.id }, 'webhook attempt failed to run; its claim will lapse and it will be sent again'))
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+  }
+
+  /**
+   * Writes finished attempts, one transaction at a time, each taking all that
+   * finished meanwhile; then the loop looks for more work once per batch, not
+   * once per attempt (on SQLite each look holds the event loop a moment).
+   */
+  private async record(): Promise<void> {
+    while (this.recording) await this.recording;
+    if (this.finished.length === 0) return;
+    const batch = this.finished;
+    this.finished = [];
+    this.recording = recordAttempts(this.ctx, batch).finally(() => {
+      this.recording = undefined;
+      this.kick();
+    });
+    await this.recording;
   }
 
   private async run(): Promise<void> {

@@ -60,6 +60,14 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .where(sql<boolean>`status = 'pending'`)
     .execute();
 
+  // "Has this subscription a wake not yet sent?" is asked for every owed subscription on every projection.
+  await db.schema
+    .createIndex('webhook_deliveries_unsent_idx')
+    .on('webhook_deliveries')
+    .columns(['subscription_id'])
+    .where(sql<boolean>`status = 'pending' and attempts = 0`)
+    .execute();
+
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id'))
