@@ -3,6 +3,7 @@ import type { components } from '../../client/openapi.js';
 import { client } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { printable, printJson, printTable, say, time } from './output.js';
+import { registerWebhookSubscriptionCommands } from './webhook-subscriptions.js';
 import { registerWebhookListen } from './webhooks-listen.js';
 
 interface Options {
@@ -20,7 +21,9 @@ type Endpoint = components['schemas']['WebhookEndpoint'];
  */
 export function registerWebhookCommands(program: Command): void {
   const webhooks = program.commands.find((c) => c.name() === 'webhooks') ?? program.command('webhooks');
-  webhooks.description('webhook endpoints (over the API) and the host signing keys (on the host)');
+  // The group was made before the client's exit override, so usage errors under it would exit 1, not 2.
+  webhooks.copyInheritedSettings(program);
+  webhooks.description('webhook endpoints, subscriptions and deliveries (over the API) and the host signing keys (on the host)');
   registerWebhookListen(webhooks);
   const endpoints = webhooks.command('endpoints').description('register, list, verify and delete your webhook endpoints');
 
@@ -53,4 +56,6 @@ export function registerWebhookCommands(program: Command): void {
     if (opts.json) return printJson({ deleted: id });
     say(`Deleted ${id}.`);
   });
+
+  registerWebhookSubscriptionCommands(webhooks);
 }
