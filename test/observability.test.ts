@@ -73,6 +73,9 @@ for (const backend of backends()) {
         const events = (await server.request('GET', '/v0/events', { token: owner.session })).body.events as Array<{ cursor: number }>;
         assert.equal(sample(text, 'atrium_event_log_head'), events.at(-1)!.cursor);
         assert.equal(sample(text, 'atrium_feed_waiters'), 0);
+        // Nothing owed: the webhook queue is empty and its oldest wake has no age (the worker's own wait is no feed waiter).
+        assert.equal(sample(text, 'atrium_webhook_queue_depth'), 0);
+        assert.equal(sample(text, 'atrium_webhook_oldest_owed_seconds'), 0);
         if (backend === 'postgres') {
           assert.equal(sample(text, 'atrium_event_log_leader'), 1);
           assert.equal(sample(text, 'atrium_event_log_queued'), 0);

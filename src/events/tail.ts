@@ -104,12 +104,12 @@ export class EventTail {
    * above `since`, or at `deadline` (epoch ms), or when the node stops. The
    * caller reads its feed again either way: an event may be one it may not see
    * (a direct message of others), and then it simply waits again. An aborted
-   * `signal` ends the wait too (the webhook worker, woken by other work).
+   * `opts.signal` ends the wait too (the webhook worker, woken by other work).
    */
-  async waitFor(keys: readonly string[], since: number, deadline: number, signal?: AbortSignal): Promise<void> {
+  async waitFor(keys: readonly string[], since: number, deadline: number, opts: WaitOptions = {}): Promise<void> {
     for (const key of keys) if ((await this.keyHead(key)) > since) return;
-    if (this.stopped || Date.now() >= deadline || signal?.aborted) return;
-    await this.sleepUntil(keys, deadline, signal);
+    if (this.stopped || Date.now() >= deadline || opts.signal?.aborted) return;
+    await this.sleepUntil(keys, deadline, opts);
   }
 
   /** True once the node is stopping: nothing waits any more. */
@@ -117,18 +117,19 @@ export class EventTail {
     return this.stopped;
   }
 
-  private async sleepUntil(keys: readonly string[], deadline: number, signal?: AbortSignal): Promise<void> {
+  private async sleepUntil(keys: readonly string[], deadline: number, { signal, background = false }: WaitOptions): Promise<void> {
+    const counted = background ? 0 : 1;
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', wake);
         for (const key of keys) this.waiters.get(key)?.delete(wake);
-        this.waiting -= 1;
+        this.waiting -= counted;
         resolve();
       };
       signal?.addEventListener('abort', wake, { once: true });
       const timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
-      this.waiting += 1;
+      this.waiting += counted;
       for (const key of keys) {
         let set = this.waiters.get(key);
         if (!set) this.waiters.set(key, (set = new Set()));
@@ -200,6 +201,13 @@ export class EventTail {
     if (key.startsWith(INBOX_PREFIX)) return [this.inboxHeads, key.slice(INBOX_PREFIX.length)];
     throw new Error(`unknown feed key ${key}`);
   }
+}
+
+export interface WaitOptions {
+  /** Ends the wait early when aborted. */
+  signal?: AbortSignal;
+  /** A service's own wait (the webhook worker), not a reader's long poll: not counted in `waiterCount`. */
+  background?: boolean;
 }
 
 const FOLLOW_BATCH = 1000;

@@ -194,7 +194,7 @@ export class WebhookWorker implements WebhookDispatch {
         const timer = setTimeout(resolve, ms);
         this.interrupt!.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
       });
-      else await tail.waitFor([feedKeys.host], seen, Date.now() + ms, this.interrupt.signal);
+      else await tail.waitFor([feedKeys.host], seen, Date.now() + ms, { signal: this.interrupt.signal, background: true });
     } finally {
       this.interrupt = undefined;
     }
