@@ -12,6 +12,7 @@ import type { PinsTables } from '../pins/tables.js';
 import type { RateLimitsTables } from '../shared/rate-limit.js';
 import type { HostSecretsTables } from '../shared/client-address.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
+import type { IdempotencyKeysTables } from '../shared/idempotency-keys.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -27,4 +28,5 @@ export type DatabaseSchema = MembersTables &
   PinsTables &
   RateLimitsTables &
   HostSecretsTables &
-  WebhooksTables;
+  WebhooksTables &
+  IdempotencyKeysTables;

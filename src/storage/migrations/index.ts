@@ -14,6 +14,7 @@ import * as eventSequencer from './0011-event-sequencer.js';
 import * as webhookSigningKeys from './0012-webhook-signing-keys.js';
 import * as webhookEndpoints from './0013-webhook-endpoints.js';
 import * as webhookSubscriptions from './0014-webhook-subscriptions.js';
+import * as idempotencyKeys from './0015-idempotency-keys.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0012-webhook-signing-keys': webhookSigningKeys,
   '0013-webhook-endpoints': webhookEndpoints,
   '0014-webhook-subscriptions': webhookSubscriptions,
+  '0015-idempotency-keys': idempotencyKeys,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
