@@ -338,6 +338,8 @@ function restInput(contract: OpenApiDocument, op: AnyOperation): { properties: J
   for (const p of entry.parameters ?? []) {
     // A conditional read's `If-None-Match` is HTTP caching, which a tool call has no use for.
     if (op.conditional && p.in === 'header' && p.name === 'if-none-match') continue;
+    // Nor has it headers to carry an `Idempotency-Key` (docs/idempotency.md).
+    if (op.idempotencyKey && p.in === 'header' && p.name === 'idempotency-key') continue;
     assert.ok(p.in === 'path' || p.in === 'query', `${op.name}: only path and query parameters map to arguments (${p.in} ${p.name})`);
     add(p.name, p.description === undefined ? p.schema : { ...p.schema, description: p.description }, p.required === true);
   }

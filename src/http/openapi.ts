@@ -2,6 +2,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { AnyOperation, CredentialScheme, ErrorStatus } from '../operations/operation.js';
 import { TAGS } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import { IDEMPOTENCY_KEY_HEADERS } from './idempotency.js';
 
 interface OpenApiOperation {
   operationId?: string;
@@ -40,13 +41,14 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented).',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
   404: 'No such record.',
-  409: 'The record is not in a state that allows this, or it already exists.',
+  409: 'The record is not in a state that allows this, or it already exists; or a request with the same `Idempotency-Key` is still running.',
   410: 'Expired.',
   413: 'The request body is too large.',
   415: 'The request body is not JSON.',
   422:
     'Validation failed: a parameter or body field breaks its schema (a malformed path value included), or the body is not valid JSON in UTF-8, ' +
-    'nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate. `detail` names the field.',
+    'nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate; or an `Idempotency-Key` is malformed or was used with another body. ' +
+    '`detail` names the field.',
   429: 'Too many requests; retry later.',
   503: 'The host is busy; retry after the `Retry-After` seconds.',
 };
@@ -92,6 +94,8 @@ function documentedErrors(op: AnyOperation): ErrorStatus[] {
   if (op.auth.schemes.length > 0) for (const status of [401, 403] as const) errors.add(status);
   if (op.method !== 'GET') for (const status of [413, 415, 422] as const) errors.add(status);
   if (op.params || op.query || op.body) errors.add(422);
+  // A key still in use by a running request (409), a malformed key or one used with another body (422).
+  if (op.idempotencyKey) for (const status of [409, 422] as const) errors.add(status);
   return [...errors].sort((a, b) => a - b);
 }
 
@@ -120,6 +124,7 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     security,
     ...(op.params ? { params: op.params } : {}),
     ...(op.conditional ? { headers: IF_NONE_MATCH } : {}),
+    ...(op.idempotencyKey ? { headers: IDEMPOTENCY_KEY_HEADERS } : {}),
     ...(op.query ? { querystring: op.query } : {}),
     ...(op.body ? { body: op.body } : {}),
     response,

@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteGenericInterface } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
 import type { Logger } from 'pino';
 import type { AppContext } from '../app-context.js';
@@ -21,6 +21,8 @@ import { declaredCharset, MAX_JSON_DEPTH, nestsDeeperThan } from './json-limits.
 import { openApiDocumentation, routeSchema, toFastifyPath } from './openapi.js';
 import { createSerializerCompiler } from './serializers.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
+import { withIdempotencyKey, type KeptAnswer } from './idempotency.js';
+import { IdempotencyKeys } from '../shared/idempotency-keys.js';
 
 export interface HttpServerOptions {
   operations: AnyOperation[];
@@ -116,7 +118,8 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     reply.code(404).send({ detail: `no route ${request.method} ${path}` });
   });
 
-  for (const op of opts.operations) registerOperation(app, ctx, op);
+  const idempotencyKeys = new IdempotencyKeys(ctx.db.kysely, ctx.clock);
+  for (const op of opts.operations) registerOperation(app, ctx, op, idempotencyKeys);
   await opts.extraRoutes?.(app);
   return app;
 }
@@ -150,9 +153,39 @@ function describeBytes(bytes: number): string {
 /** The Actor each request authenticated as, set before its body is read. */
 const actors = new WeakMap<FastifyRequest, Actor>();
 
-function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation): void {
+function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation, idempotencyKeys: IdempotencyKeys): void {
   const checkUrlIntegers = decimalIntegerCheck(op);
-  app.route({
+  const input = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
+    const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
+    return {
+      params: request.params as never,
+      query: request.query as never,
+      body: (op.body ? request.body : undefined) as never,
+      actor: actors.get(request)!,
+      ctx,
+      response: responseControl(reply, ctx.config.baseUrl, answer),
+      clientAddress: request.ip,
+      ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}),
+    };
+  };
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const answer: Answer = { status: op.success.status };
+    const result = await op.handler(input(request, reply, answer));
+    if (answer.notModified) return reply.code(304).send();
+    reply.code(answer.status);
+    if (answer.status === 204) return reply.send();
+    if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
+    return reply.send(result);
+  };
+  // The answer as bytes, for operations that keep it under an `Idempotency-Key` (docs/idempotency.md).
+  const keptAnswer = async (request: FastifyRequest, reply: FastifyReply): Promise<KeptAnswer> => {
+    const answer: Answer = { status: op.success.status };
+    const result = await op.handler(input(request, reply, answer));
+    // The serialiser picks the response schema by status, so the status comes first.
+    reply.code(answer.status);
+    return { status: answer.status, body: answer.status === 204 ? '' : (answer.json ?? (reply.serialize(result) as string)) };
+  };
+  app.route<RouteGenericInterface, { operation: string }>({
     method: op.method,
     url: toFastifyPath(op.path),
     schema: routeSchema(op),
@@ -178,26 +211,8 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
       request.body = {};
       done();
     },
-    handler: async (request, reply) => {
-      const actor = actors.get(request)!;
-      const answer: Answer = { status: op.success.status };
-      const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
-      const result = await op.handler({
-        params: request.params as never,
-        query: request.query as never,
-        body: (op.body ? request.body : undefined) as never,
-        actor,
-        ctx,
-        response: responseControl(reply, ctx.config.baseUrl, answer),
-        clientAddress: request.ip,
-        ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}),
-      });
-      if (answer.notModified) return reply.code(304).send();
-      reply.code(answer.status);
-      if (answer.status === 204) return reply.send();
-      if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
-      return reply.send(result);
-    },
+    // Only operations declared with `idempotencyKey` ever touch the keys; the others keep the plain handler.
+    handler: op.idempotencyKey ? withIdempotencyKey(idempotencyKeys, op, (request) => actors.get(request)!, handler, keptAnswer) : handler,
   });
 }
 

@@ -112,6 +112,14 @@ export interface Operation<
   destructive?: boolean;
   /** Repeating the same call succeeds with no further effect (MCP `idempotentHint`); implied by `readOnly`. */
   idempotent?: boolean;
+  /**
+   * Honours an optional `Idempotency-Key` header over REST, for writes that are
+   * not idempotent by nature (creations): a retry with the same key and body
+   * gets the first success answer again instead of acting twice
+   * (docs/idempotency.md). Writes with an authenticated caller only. MCP has no
+   * headers, so tools are unaffected.
+   */
+  idempotencyKey?: true;
   /** Reaches beyond this host: sends a request to a URL a member chose (MCP `openWorldHint`). */
   openWorld?: boolean;
   /** Why this operation has no MCP tool (docs/mcp.md); absent: it has one. */
