@@ -179,6 +179,20 @@ for (const backend of backends()) {
       assert.equal((await server.request('PATCH', `/v0/me/inbox-subscriptions/${inbox.id}`, { token: ada.session, body: { filter: null } })).status, 422);
     });
 
+    it('creates once per Idempotency-Key: a retried request gets the first answer, not a second subscription', async () => {
+      const key = { 'idempotency-key': `retry-${backend}-0001` };
+      const body = { endpoint_id: adaEndpoint, debounce_ms: 42 };
+      const first = await createIn(ada.session, 'plaza', body, key);
+      assert.equal(first.status, 201, first.body?.detail);
+      const again = await createIn(ada.session, 'plaza', body, key);
+      assert.deepEqual([again.status, again.body], [201, first.body]);
+      const listed = (await server.request('GET', '/v0/spaces/plaza/webhook-subscriptions', { token: ada.session })).body.subscriptions as Subscription[];
+      assert.equal(listed.filter((s) => s.debounce_ms === 42).length, 1);
+      const other = await createIn(ada.session, 'plaza', { ...body, debounce_ms: 43 }, key);
+      assert.equal(other.status, 422);
+      assert.match(other.body.detail, /Idempotency-Key/);
+    });
+
     it("is 404 to everyone but its owner, and after deletion", async () => {
       const sub = (await createIn(ada.session, 'plaza', { endpoint_id: adaEndpoint })).body as Subscription;
       const path = `/v0/spaces/plaza/webhook-subscriptions/${sub.id}`;

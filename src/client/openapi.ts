@@ -6419,7 +6419,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's subscriptions to this Space. */
+            /** @description The caller's subscriptions in this collection. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6440,7 +6440,10 @@ export interface operations {
     create_space_webhook_subscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a fresh random value (a UUID will do) per intended change. Within 24 hours, the same key with an equal JSON body (compared in canonical form) gets the first success answer again, same status and body, without running twice. The same key with another body is 422; while the first request with it is still running, 409. Only success answers are kept: after an error the key may be used again. Keys are per caller, method and path. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The Space, by its slug. */
                 slug: string;
@@ -6544,7 +6547,10 @@ export interface operations {
     update_space_webhook_subscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a fresh random value (a UUID will do) per intended change. Within 24 hours, the same key with an equal JSON body (compared in canonical form) gets the first success answer again, same status and body, without running twice. The same key with another body is 422; while the first request with it is still running, 409. Only success answers are kept: after an error the key may be used again. Keys are per caller, method and path. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The Space, by its slug. */
                 slug: string;
@@ -6630,7 +6636,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's inbox subscriptions. */
+            /** @description The caller's subscriptions in this collection. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6649,7 +6655,10 @@ export interface operations {
     create_inbox_subscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a fresh random value (a UUID will do) per intended change. Within 24 hours, the same key with an equal JSON body (compared in canonical form) gets the first success answer again, same status and body, without running twice. The same key with another body is 422; while the first request with it is still running, 409. Only success answers are kept: after an error the key may be used again. Keys are per caller, method and path. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6744,7 +6753,10 @@ export interface operations {
     update_inbox_subscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a fresh random value (a UUID will do) per intended change. Within 24 hours, the same key with an equal JSON body (compared in canonical form) gets the first success answer again, same status and body, without running twice. The same key with another body is 422; while the first request with it is still running, 409. Only success answers are kept: after an error the key may be used again. Keys are per caller, method and path. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description Subscription id */
                 id: string;

@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
-import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../app-context.js';
+import { MEMBER_CREDENTIALS, defineOperation, type ErrorStatus } from '../operations/operation.js';
 import { getSpace } from '../spaces/service.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import * as deliveries from './deliveries.js';
@@ -146,211 +147,178 @@ const PATCH_RULES =
   'catch-up wake for what qualified while paused. `status` before activation is 409.';
 const DELETE_RULES = 'Unsent deliveries are cancelled; a second delete is 404.';
 
-/** The Space collection: `/v0/spaces/{slug}/webhook-subscriptions`. */
-const SPACE_COLLECTION = '/v0/spaces/{slug}/webhook-subscriptions';
-const spaceCollection = (slug: string): subscriptions.Collection => ({ scope: 'space_events', space: slug });
+/**
+ * What differs between the two subscription collections; the six operations
+ * of each (create, list, read, change, delete, activate) follow from it, so
+ * the two cannot drift apart in their rules.
+ */
+interface CollectionSpec {
+  /** `create_<noun>`, `get_<noun>`, …, and `list_<noun>s`. */
+  noun: string;
+  path: string;
+  /** Path parameters of the collection, and of one subscription in it. */
+  params: TSchema | undefined;
+  itemParams: TSchema;
+  createBody: TSchema;
+  patchBody: TSchema;
+  /** Which collection a request's path parameters name. */
+  collection(params: unknown): subscriptions.Collection;
+  /** Before listing: the collection's owner record must exist (a Space: 404 otherwise). */
+  exists?(ctx: AppContext, params: unknown): Promise<void>;
+  summaries: { create: string; list: string; get: string; update: string; delete: string; activate: string };
+  /** What the subscription is to, and who may make one. */
+  createRule: string;
+  patchRule: string;
+  /** Statuses besides the owner's own 401/403/404 rules. */
+  collectionErrors: ErrorStatus[];
+}
 
-export const createSpaceWebhookSubscription = defineOperation({
-  name: 'create_space_webhook_subscription',
-  method: 'POST',
-  path: SPACE_COLLECTION,
-  tag: 'Webhooks',
-  summary: "Subscribe an endpoint to a Space's events",
-  description:
+function collectionOperations(spec: CollectionSpec) {
+  const item = `${spec.path}/{id}`;
+  const common = { tag: 'Webhooks' as const, auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] } };
+  const itemOf = (params: unknown) => (params as { id: string }).id;
+  return [
+    defineOperation({
+      ...common,
+      name: `create_${spec.noun}`,
+      method: 'POST',
+      path: spec.path,
+      summary: spec.summaries.create,
+      description: `${spec.createRule} ${CREATE_RULES}`,
+      params: spec.params,
+      body: spec.createBody,
+      bodyRequired: true,
+      success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
+      errors: [401, 403, ...spec.collectionErrors, 409],
+      idempotencyKey: true,
+      handler: async ({ params, body, actor, ctx }) =>
+        ctx.db.transaction((tx) => subscriptions.createSubscription(tx, actor, spec.collection(params), body as subscriptions.NewSubscription)),
+    }),
+    defineOperation({
+      ...common,
+      name: `list_${spec.noun}s`,
+      method: 'GET',
+      path: spec.path,
+      summary: spec.summaries.list,
+      description: `${SUBSCRIPTION_OWNER_RULE} Oldest first.`,
+      params: spec.params,
+      success: { status: 200, description: "The caller's subscriptions in this collection.", schema: SubscriptionList },
+      errors: [401, 403, ...spec.collectionErrors],
+      readOnly: true,
+      handler: async ({ params, actor, ctx }) => {
+        await spec.exists?.(ctx, params);
+        return { subscriptions: await subscriptions.listSubscriptions(ctx.db.kysely, actor, spec.collection(params)) };
+      },
+    }),
+    defineOperation({
+      ...common,
+      name: `get_${spec.noun}`,
+      method: 'GET',
+      path: item,
+      summary: spec.summaries.get,
+      description: SUBSCRIPTION_OWNER_RULE,
+      params: spec.itemParams,
+      success: { status: 200, description: 'The subscription.', schema: SubscriptionRef },
+      errors: [401, 403, 404],
+      readOnly: true,
+      handler: async ({ params, actor, ctx }) => subscriptions.getSubscription(ctx.db.kysely, actor, spec.collection(params), itemOf(params)),
+    }),
+    defineOperation({
+      ...common,
+      name: `update_${spec.noun}`,
+      method: 'PATCH',
+      path: item,
+      summary: spec.summaries.update,
+      description: `${SUBSCRIPTION_OWNER_RULE} ${PATCH_RULES}${spec.patchRule}`,
+      params: spec.itemParams,
+      body: spec.patchBody,
+      bodyRequired: true,
+      success: { status: 200, description: 'The subscription as it is now.', schema: SubscriptionRef },
+      errors: [401, 403, 404, 409],
+      idempotent: true,
+      idempotencyKey: true,
+      handler: async ({ params, body, actor, ctx }) => {
+        const change = body as subscriptions.SubscriptionChange;
+        const updated = await ctx.db.transaction((tx) => subscriptions.updateSubscription(tx, actor, spec.collection(params), itemOf(params), change));
+        if (change.status === 'active') ctx.webhooks.kick();
+        return updated;
+      },
+    }),
+    defineOperation({
+      ...common,
+      name: `delete_${spec.noun}`,
+      method: 'DELETE',
+      path: item,
+      summary: spec.summaries.delete,
+      description: `${SUBSCRIPTION_OWNER_RULE} ${DELETE_RULES}`,
+      params: spec.itemParams,
+      success: { status: 204, description: 'Deleted.' },
+      errors: [401, 403, 404],
+      destructive: true,
+      handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.deleteSubscription(tx, actor, spec.collection(params), itemOf(params))),
+    }),
+    defineOperation({
+      ...common,
+      name: `activate_${spec.noun}`,
+      method: 'POST',
+      path: `${item}/activate`,
+      summary: spec.summaries.activate,
+      description: `${SUBSCRIPTION_OWNER_RULE} ${ACTIVATE_RULES}`,
+      params: spec.itemParams,
+      success: { status: 200, description: 'The subscription, `active`.', schema: SubscriptionRef },
+      errors: [401, 403, 404, 409],
+      handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.activateSubscription(tx, actor, spec.collection(params), itemOf(params))),
+    }),
+  ];
+}
+
+/** `/v0/spaces/{slug}/webhook-subscriptions`: a Space's events, following the Space action gate. */
+export const spaceSubscriptionOperations = collectionOperations({
+  noun: 'space_webhook_subscription',
+  path: '/v0/spaces/{slug}/webhook-subscriptions',
+  params: SpaceParams,
+  itemParams: SpaceSubscriptionParams,
+  createBody: CreateSpaceSubscriptionBody,
+  patchBody: PatchSpaceSubscriptionBody,
+  collection: (params) => ({ scope: 'space_events', space: (params as { slug: string }).slug }),
+  exists: async (ctx, params) => void (await getSpace(ctx.db.kysely, (params as { slug: string }).slug)),
+  summaries: {
+    create: "Subscribe an endpoint to a Space's events",
+    list: 'List your subscriptions to a Space',
+    get: 'Read one of your subscriptions to a Space',
+    update: 'Pause, resume, or change the debounce or filter of a Space subscription',
+    delete: 'Delete one of your subscriptions to a Space',
+    activate: 'Activate a Space subscription',
+  },
+  createRule:
     'Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space ' +
     '(unless removed), admission in request and invite Spaces (else 403). Without a `filter`, every event of the Space that the owner may read ' +
-    `qualifies; with one, events matching any of its clauses. ${CREATE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceParams,
-  body: CreateSpaceSubscriptionBody,
-  bodyRequired: true,
-  success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
-  errors: [401, 403, 404, 409],
-  handler: async ({ params, body, actor, ctx }) =>
-    ctx.db.transaction((tx) => subscriptions.createSubscription(tx, actor, spaceCollection(params.slug), body as subscriptions.NewSubscription)),
+    'qualifies; with one, events matching any of its clauses.',
+  patchRule: ' `filter` replaces the filter; null clears it.',
+  collectionErrors: [404],
 });
 
-export const listSpaceWebhookSubscriptions = defineOperation({
-  name: 'list_space_webhook_subscriptions',
-  method: 'GET',
-  path: SPACE_COLLECTION,
-  tag: 'Webhooks',
-  summary: 'List your subscriptions to a Space',
-  description: `${SUBSCRIPTION_OWNER_RULE} Oldest first.`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceParams,
-  success: { status: 200, description: "The caller's subscriptions to this Space.", schema: SubscriptionList },
-  errors: [401, 403, 404],
-  readOnly: true,
-  handler: async ({ params, actor, ctx }) => {
-    await getSpace(ctx.db.kysely, params.slug);
-    return { subscriptions: await subscriptions.listSubscriptions(ctx.db.kysely, actor, spaceCollection(params.slug)) };
+/** `/v0/me/inbox-subscriptions`: the caller's own inbox; an operator never receives its agents'. */
+export const inboxSubscriptionOperations = collectionOperations({
+  noun: 'inbox_subscription',
+  path: '/v0/me/inbox-subscriptions',
+  params: undefined,
+  itemParams: SubscriptionParams,
+  createBody: CreateInboxSubscriptionBody,
+  patchBody: PatchInboxSubscriptionBody,
+  collection: () => ({ scope: 'inbox_events' }),
+  summaries: {
+    create: 'Subscribe an endpoint to your inbox',
+    list: 'List your inbox subscriptions',
+    get: 'Read one of your inbox subscriptions',
+    update: 'Pause, resume, or change the debounce of an inbox subscription',
+    delete: 'Delete one of your inbox subscriptions',
+    activate: 'Activate an inbox subscription',
   },
-});
-
-export const getSpaceWebhookSubscription = defineOperation({
-  name: 'get_space_webhook_subscription',
-  method: 'GET',
-  path: `${SPACE_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Read one of your subscriptions to a Space',
-  description: SUBSCRIPTION_OWNER_RULE,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceSubscriptionParams,
-  success: { status: 200, description: 'The subscription.', schema: SubscriptionRef },
-  errors: [401, 403, 404],
-  readOnly: true,
-  handler: async ({ params, actor, ctx }) => subscriptions.getSubscription(ctx.db.kysely, actor, spaceCollection(params.slug), params.id),
-});
-
-export const updateSpaceWebhookSubscription = defineOperation({
-  name: 'update_space_webhook_subscription',
-  method: 'PATCH',
-  path: `${SPACE_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Pause, resume, or change the debounce or filter of a Space subscription',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${PATCH_RULES} \`filter\` replaces the filter; null clears it.`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceSubscriptionParams,
-  body: PatchSpaceSubscriptionBody,
-  bodyRequired: true,
-  success: { status: 200, description: 'The subscription as it is now.', schema: SubscriptionRef },
-  errors: [401, 403, 404, 409],
-  idempotent: true,
-  handler: async ({ params, body, actor, ctx }) => {
-    const updated = await ctx.db.transaction((tx) => subscriptions.updateSubscription(tx, actor, spaceCollection(params.slug), params.id, body as subscriptions.SubscriptionChange));
-    if (body.status === 'active') ctx.webhooks.kick();
-    return updated;
-  },
-});
-
-export const deleteSpaceWebhookSubscription = defineOperation({
-  name: 'delete_space_webhook_subscription',
-  method: 'DELETE',
-  path: `${SPACE_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Delete one of your subscriptions to a Space',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${DELETE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceSubscriptionParams,
-  success: { status: 204, description: 'Deleted.' },
-  errors: [401, 403, 404],
-  destructive: true,
-  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.deleteSubscription(tx, actor, spaceCollection(params.slug), params.id)),
-});
-
-export const activateSpaceWebhookSubscription = defineOperation({
-  name: 'activate_space_webhook_subscription',
-  method: 'POST',
-  path: `${SPACE_COLLECTION}/{id}/activate`,
-  tag: 'Webhooks',
-  summary: 'Activate a Space subscription',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${ACTIVATE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SpaceSubscriptionParams,
-  success: { status: 200, description: 'The subscription, `active`.', schema: SubscriptionRef },
-  errors: [401, 403, 404, 409],
-  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.activateSubscription(tx, actor, spaceCollection(params.slug), params.id)),
-});
-
-/** The inbox collection: `/v0/me/inbox-subscriptions`; the recipient is always the caller. */
-const INBOX_COLLECTION = '/v0/me/inbox-subscriptions';
-const INBOX: subscriptions.Collection = { scope: 'inbox_events' };
-const INBOX_RULE =
-  "Wakes for the caller's own inbox feed (mentions and direct messages, in Spaces the caller can read); an operator never receives its agents' inbox.";
-
-export const createInboxSubscription = defineOperation({
-  name: 'create_inbox_subscription',
-  method: 'POST',
-  path: INBOX_COLLECTION,
-  tag: 'Webhooks',
-  summary: 'Subscribe an endpoint to your inbox',
-  description: `${INBOX_RULE} ${CREATE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  body: CreateInboxSubscriptionBody,
-  bodyRequired: true,
-  success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
-  errors: [401, 403, 409],
-  handler: async ({ body, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.createSubscription(tx, actor, INBOX, body)),
-});
-
-export const listInboxSubscriptions = defineOperation({
-  name: 'list_inbox_subscriptions',
-  method: 'GET',
-  path: INBOX_COLLECTION,
-  tag: 'Webhooks',
-  summary: 'List your inbox subscriptions',
-  description: `${SUBSCRIPTION_OWNER_RULE} Oldest first.`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  success: { status: 200, description: "The caller's inbox subscriptions.", schema: SubscriptionList },
-  errors: [401, 403],
-  readOnly: true,
-  handler: async ({ actor, ctx }) => ({ subscriptions: await subscriptions.listSubscriptions(ctx.db.kysely, actor, INBOX) }),
-});
-
-export const getInboxSubscription = defineOperation({
-  name: 'get_inbox_subscription',
-  method: 'GET',
-  path: `${INBOX_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Read one of your inbox subscriptions',
-  description: SUBSCRIPTION_OWNER_RULE,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SubscriptionParams,
-  success: { status: 200, description: 'The subscription.', schema: SubscriptionRef },
-  errors: [401, 403, 404],
-  readOnly: true,
-  handler: async ({ params, actor, ctx }) => subscriptions.getSubscription(ctx.db.kysely, actor, INBOX, params.id),
-});
-
-export const updateInboxSubscription = defineOperation({
-  name: 'update_inbox_subscription',
-  method: 'PATCH',
-  path: `${INBOX_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Pause, resume, or change the debounce of an inbox subscription',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${PATCH_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SubscriptionParams,
-  body: PatchInboxSubscriptionBody,
-  bodyRequired: true,
-  success: { status: 200, description: 'The subscription as it is now.', schema: SubscriptionRef },
-  errors: [401, 403, 404, 409],
-  idempotent: true,
-  handler: async ({ params, body, actor, ctx }) => {
-    const updated = await ctx.db.transaction((tx) => subscriptions.updateSubscription(tx, actor, INBOX, params.id, body));
-    if (body.status === 'active') ctx.webhooks.kick();
-    return updated;
-  },
-});
-
-export const deleteInboxSubscription = defineOperation({
-  name: 'delete_inbox_subscription',
-  method: 'DELETE',
-  path: `${INBOX_COLLECTION}/{id}`,
-  tag: 'Webhooks',
-  summary: 'Delete one of your inbox subscriptions',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${DELETE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SubscriptionParams,
-  success: { status: 204, description: 'Deleted.' },
-  errors: [401, 403, 404],
-  destructive: true,
-  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.deleteSubscription(tx, actor, INBOX, params.id)),
-});
-
-export const activateInboxSubscription = defineOperation({
-  name: 'activate_inbox_subscription',
-  method: 'POST',
-  path: `${INBOX_COLLECTION}/{id}/activate`,
-  tag: 'Webhooks',
-  summary: 'Activate an inbox subscription',
-  description: `${SUBSCRIPTION_OWNER_RULE} ${ACTIVATE_RULES}`,
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
-  params: SubscriptionParams,
-  success: { status: 200, description: 'The subscription, `active`.', schema: SubscriptionRef },
-  errors: [401, 403, 404, 409],
-  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => subscriptions.activateSubscription(tx, actor, INBOX, params.id)),
+  createRule:
+    "Wakes for the caller's own inbox feed (mentions and direct messages, in Spaces the caller can read); an operator never receives its agents' inbox.",
+  patchRule: '',
+  collectionErrors: [],
 });
 
 export const listWebhookDeliveries = defineOperation({
@@ -402,18 +370,8 @@ export const webhookOperations = [
   getWebhookEndpoint,
   deleteWebhookEndpoint,
   verifyWebhookEndpoint,
-  createSpaceWebhookSubscription,
-  listSpaceWebhookSubscriptions,
-  getSpaceWebhookSubscription,
-  updateSpaceWebhookSubscription,
-  deleteSpaceWebhookSubscription,
-  activateSpaceWebhookSubscription,
-  createInboxSubscription,
-  listInboxSubscriptions,
-  getInboxSubscription,
-  updateInboxSubscription,
-  deleteInboxSubscription,
-  activateInboxSubscription,
+  ...spaceSubscriptionOperations,
+  ...inboxSubscriptionOperations,
   listWebhookDeliveries,
   replayWebhookDelivery,
 ];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AnyOperation } from '../../operations/operation.js';
 import { allOperations } from '../../operations/index.js';
 import { readCredentials, readSession } from './credentials-file.js';
@@ -118,16 +119,24 @@ export async function callOperation<T = any>(target: Target, name: string, input
     headers['content-type'] = 'application/json';
   }
   const url = buildUrl(target.host, op, input);
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { method: op.method, headers, signal, ...(body !== undefined ? { body } : {}) });
-    text = await res.text();
-  } catch (err) {
-    if (input.signal?.aborted) throw err;
-    throw connectionError(target.host, err);
+  // A write that takes a key is sent with one, and sent once more with the same key if the
+  // connection failed: if the first request did arrive, the host answers with its result
+  // instead of creating a second record (docs/idempotency.md).
+  if (op.idempotencyKey) headers['idempotency-key'] = `atrium-cli-${randomUUID()}`;
+  const tries = op.idempotencyKey ? 2 : 1;
+  let res: Response | undefined;
+  let text = '';
+  for (let attempt = 1; res === undefined; attempt += 1) {
+    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+    const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+    try {
+      res = await fetch(url, { method: op.method, headers, signal, ...(body !== undefined ? { body } : {}) });
+      text = await res.text();
+    } catch (err) {
+      res = undefined;
+      if (input.signal?.aborted) throw err;
+      if (attempt >= tries) throw connectionError(target.host, err);
+    }
   }
   let parsed: unknown = undefined;
   if (text !== '') {
