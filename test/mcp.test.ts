@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpCaller, operation, restCall, unwrapUntrusted } from './support/mcp.js';
 import { TestRepository } from './support/pins.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
-import { WebhookReceiver } from './support/webhook-receiver.js';
+import { answerInTurn, WebhookReceiver } from './support/webhook-receiver.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
 /**
@@ -315,10 +315,7 @@ for (const backend of backends()) {
 
     it('webhook subscriptions and deliveries', async () => {
       // The receiver echoes the challenge, then fails every wake: with no retries, the first one is dead at once.
-      receiver.behaviours.set('/bot-subs', (req, res) => {
-        if (req.body.type === 'atrium.webhook.challenge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
-        res.writeHead(500).end();
-      });
+      receiver.behaviours.set('/bot-subs', answerInTurn([], 500));
       const endpoint = await right(bot, 'create_webhook_endpoint', { url: receiver.url('/bot-subs') });
       await right(bot, 'verify_webhook_endpoint', { id: endpoint.id });
       const sub = await right(bot, 'create_space_webhook_subscription', { slug: 'vault', endpoint_id: endpoint.id, debounce_ms: 0 });

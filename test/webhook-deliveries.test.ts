@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { setImmediate as turn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { components } from '../src/client/openapi.js';
 import { seedAgent, setMemberStatus } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
-import { WebhookReceiver, type Behaviour } from './support/webhook-receiver.js';
+import { answerInTurn, WebhookReceiver } from './support/webhook-receiver.js';
 
 type Delivery = components['schemas']['WebhookDelivery'];
 
@@ -22,14 +23,6 @@ interface Envelope {
   created_ts: string;
 }
 
-/** Answers `statuses` in turn, then 2xx; challenges are echoed. */
-function sequence(...statuses: number[]): Behaviour {
-  let n = 0;
-  return (req, res) => {
-    if (req.body.type === 'atrium.webhook.challenge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
-    res.writeHead(statuses[n++] ?? 202).end();
-  };
-}
 
 for (const backend of backends()) {
   describe(`webhook deliveries (${backend})`, () => {
@@ -141,7 +134,7 @@ for (const backend of backends()) {
     });
 
     it('retries a failing receiver with the same id and body, then records every attempt', async () => {
-      receiver.behaviours.set('/flaky', sequence(500, 503));
+      receiver.behaviours.set('/flaky', answerInTurn([500, 503]));
       const room = await channel();
       const { subscription } = await subscribe(ada.session, '/flaky', { filter: { any: [{ subject: { channel: room } }] } });
       await post(bea.session, room, 'try again');
@@ -162,7 +155,7 @@ for (const backend of backends()) {
     });
 
     it('marks a dead letter after the schedule runs out, and replays it with the same id and body', async () => {
-      receiver.behaviours.set('/dead', sequence(500, 500, 500));
+      receiver.behaviours.set('/dead', answerInTurn([500, 500, 500]));
       const room = await channel();
       const { subscription } = await subscribe(ada.session, '/dead', { filter: { any: [{ subject: { channel: room } }] } });
       await post(bea.session, room, 'nobody home');
@@ -184,7 +177,7 @@ for (const backend of backends()) {
     });
 
     it('stops at a 410: the delivery is dead, the endpoint disabled until verified again, then one catch-up wake', async () => {
-      receiver.behaviours.set('/gone', sequence(410));
+      receiver.behaviours.set('/gone', answerInTurn([410]));
       const room = await channel();
       const { endpoint, subscription } = await subscribe(ada.session, '/gone', { filter: { any: [{ subject: { channel: room } }] } });
       await post(bea.session, room, 'first');
@@ -227,17 +220,26 @@ for (const backend of backends()) {
       assert.ok(control);
     });
 
-    it('cancels unsent work when the subscription is deleted', async () => {
-      receiver.behaviours.set('/deleted', sequence(500));
+    it('cancels unsent work when the subscription is deleted, and an attempt already on the wire does not revive it', async () => {
+      // The receiver holds the first wake unanswered: its attempt is on the wire while the subscription goes.
+      const held: ServerResponse[] = [];
+      receiver.behaviours.set('/deleted', (req, res) => {
+        if (req.body.type === 'atrium.webhook.challenge') return answerInTurn([])(req, res);
+        held.push(res);
+      });
       const room = await channel();
-      // A long first wait keeps the retry pending while the subscription goes.
       const { subscription, collection } = await subscribe(ada.session, '/deleted', { filter: { any: [{ subject: { channel: room } }] } });
-      await server.app.ctx.db.kysely.updateTable('webhook_subscriptions').set({ debounce_ms: 0 }).where('id', '=', subscription).execute();
       await post(bea.session, room, 'soon gone');
       await receiver.waitFor('/deleted', 2);
       assert.equal((await server.request('DELETE', `${collection}/${subscription}`, { token: ada.session })).status, 204);
-      const rows = await server.app.ctx.db.kysely.selectFrom('webhook_deliveries').select('status').where('subscription_id', '=', subscription).execute();
-      assert.ok(rows.every((r) => r.status !== 'pending'), JSON.stringify(rows));
+      const db = server.app.ctx.db.kysely;
+      const [delivery] = await db.selectFrom('webhook_deliveries').select(['id', 'status']).where('subscription_id', '=', subscription).execute();
+      assert.equal(delivery!.status, 'cancelled');
+      // The receiver answers at last: the attempt is history, the delivery stays cancelled.
+      for (const res of held) res.writeHead(202).end();
+      while ((await db.selectFrom('webhook_attempts').select('attempt').where('delivery_id', '=', delivery!.id).execute()).length === 0) await turn();
+      const after = await db.selectFrom('webhook_deliveries').select('status').where('id', '=', delivery!.id).executeTakeFirstOrThrow();
+      assert.equal(after.status, 'cancelled');
     });
 
     it('stops sending to a suspended owner, and to a member removed from the Space', async () => {

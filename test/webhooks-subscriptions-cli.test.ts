@@ -5,21 +5,13 @@ import type { components } from '../src/client/openapi.js';
 import { CliRunner, type CliResult } from './support/cli.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
-import { WebhookReceiver, type Behaviour } from './support/webhook-receiver.js';
+import { answerInTurn, WebhookReceiver } from './support/webhook-receiver.js';
 
 type Subscription = components['schemas']['WebhookSubscription'];
 type Delivery = components['schemas']['WebhookDelivery'];
 
 const ID = '[a-z2-7]{26}';
 
-/** Echoes challenges; answers deliveries with `statuses` in turn, then 202. */
-function answering(...statuses: number[]): Behaviour {
-  let n = 0;
-  return (req, res) => {
-    if (req.body.type === 'atrium.webhook.challenge') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
-    res.writeHead(statuses[n++] ?? 202).end();
-  };
-}
 
 /**
  * `atrium webhooks subscriptions …`, `atrium webhooks deliveries` and
@@ -145,7 +137,7 @@ for (const backend of backends()) {
     });
 
     it('shows a delivered wake in the history, and refuses to replay it with the host\'s reason', async () => {
-      receiver.behaviours.set('/wake', answering());
+      receiver.behaviours.set('/wake', answerInTurn([]));
       const room = await channel();
       const whep = await endpoint('/wake');
       const added = JSON.parse(await ok('subscriptions', 'add', '--endpoint', whep, '--space', 'plaza', '--channel', room, '--debounce-ms', '0', '--activate', '--json')) as Subscription;
@@ -173,7 +165,7 @@ for (const backend of backends()) {
     });
 
     it('shows a dead delivery with its last answer, and replays it', async () => {
-      receiver.behaviours.set('/dead', answering(500, 500, 500));
+      receiver.behaviours.set('/dead', answerInTurn([500, 500, 500]));
       const room = await channel();
       const whep = await endpoint('/dead');
       const { id } = JSON.parse(await ok('subscriptions', 'add', '--endpoint', whep, '--space', 'plaza', '--channel', room, '--debounce-ms', '0', '--activate', '--json')) as Subscription;

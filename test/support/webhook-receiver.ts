@@ -19,6 +19,15 @@ export const echoChallenge: Behaviour = (req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: req.body.challenge }));
 };
 
+/** Echoes challenges; answers wakes with `statuses` in turn, then 202 (or `otherwise`, when given, for ever). */
+export function answerInTurn(statuses: number[], otherwise = 202): Behaviour {
+  let n = 0;
+  return (req, res) => {
+    if (req.body.type === 'atrium.webhook.challenge') return echoChallenge(req, res);
+    res.writeHead(statuses[n++] ?? otherwise).end();
+  };
+}
+
 /**
  * A webhook receiver on loopback, as a test's independent witness: it fetches
  * the host's key set itself and verifies each request over the raw bytes.
