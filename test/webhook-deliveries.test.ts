@@ -242,6 +242,20 @@ for (const backend of backends()) {
       assert.equal(after.status, 'cancelled');
     });
 
+    it('sends nothing about a Space once it is archived', async () => {
+      // Only a proposed Space can be archived; a member may subscribe to it before that.
+      assert.equal((await server.request('POST', '/v0/spaces', { token: ada.session, body: { slug: 'attic', name: 'The attic' } })).status, 201);
+      const attic = await subscribe(bea.session, '/attic', { space: 'attic' });
+      assert.equal((await server.request('POST', '/v0/spaces/attic/archive', { token: STEWARD_KEY, body: { reason: 'never used' } })).status, 200);
+      // A control subscription elsewhere is woken by a later event: the projector has passed the archive.
+      const room = await channel();
+      await subscribe(ada.session, '/attic-control', { filter: { any: [{ subject: { channel: room } }] } });
+      await post(bea.session, room, 'after the archive');
+      await receiver.waitFor('/attic-control', 2);
+      assert.deepEqual(await deliveries(bea.session, attic.subscription), []);
+      assert.equal(receiver.at('/attic').length, 1, 'only the challenge reached the archived Space\'s subscriber');
+    });
+
     it('stops sending to a suspended owner, and to a member removed from the Space', async () => {
       const carl = await server.human('carl');
       await activeSpace(server, ada.session, 'guild', 'request');
