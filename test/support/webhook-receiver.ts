@@ -35,6 +35,7 @@ export function answerInTurn(statuses: number[], otherwise = 202): Behaviour {
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   readonly behaviours = new Map<string, Behaviour>();
+  private readonly keys = new Map<string, string>();
   private readonly waiting: Array<{ done: () => boolean; resolve: () => void }> = [];
   private server!: Server;
   private port = 0;
@@ -97,10 +98,18 @@ export class WebhookReceiver {
     const timestamp = headers['webhook-timestamp'];
     const signature = headers['webhook-signature'];
     if (typeof kid !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string' || !signature.startsWith('v1=')) return false;
-    const set = (await (await fetch(`${this.hostUrl}/v0/webhook-signing-keys`)).json()) as { keys: Array<{ kid: string; x: string }> };
-    const jwk = set.keys.find((k) => k.kid === kid);
-    if (!jwk) return false;
-    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+    // Keys are kept once seen, as a receiver would: a request arriving while the host restarts still verifies.
+    if (!this.keys.has(kid)) {
+      try {
+        const set = (await (await fetch(`${this.hostUrl}/v0/webhook-signing-keys`)).json()) as { keys: Array<{ kid: string; x: string }> };
+        for (const k of set.keys) this.keys.set(k.kid, k.x);
+      } catch {
+        return false;
+      }
+    }
+    const x = this.keys.get(kid);
+    if (x === undefined) return false;
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
     return verify(null, Buffer.concat([Buffer.from(`${kid}.${timestamp}.`), raw]), key, Buffer.from(signature.slice(3), 'base64url'));
   }
 }
