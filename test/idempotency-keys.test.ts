@@ -28,6 +28,8 @@ const state = {
   failNext: false,
   /** Runs wait for this before answering, to hold a request "still running". */
   gate: undefined as Promise<void> | undefined,
+  /** Told when a run starts, so a test can wait for it without polling. */
+  started: undefined as (() => void) | undefined,
 };
 
 const Thing = Type.Object(
@@ -37,6 +39,7 @@ const Thing = Type.Object(
 
 async function makeThing(name: string, body: { note: string; tags?: string[] }, at: string) {
   const run = ++state.runs;
+  state.started?.();
   if (state.gate) await state.gate;
   if (state.failNext) {
     state.failNext = false;
@@ -220,8 +223,10 @@ for (const backend of backends()) {
       let open!: () => void;
       state.gate = new Promise<void>((resolve) => (open = resolve));
       const runs = state.runs;
+      const running = new Promise<void>((resolve) => (state.started = resolve));
       const first = post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil' } });
-      while (state.runs === runs) await new Promise((resolve) => setTimeout(resolve, 5));
+      await running;
+      state.started = undefined;
       const during = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil' } });
       assert.equal(during.status, 409);
       assert.match(during.body.detail, /still running/);
