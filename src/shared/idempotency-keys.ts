@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
@@ -112,29 +112,12 @@ export class IdempotencyKeys {
 
   /** Keeps the success answer for replays. */
   async complete(reservation: Reservation, status: number, response: string): Promise<void> {
-    await this.db
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', status, response })
-      .where('owner', '=', reservation.owner)
-      .where('method', '=', reservation.method)
-      .where('path', '=', reservation.path)
-      .where('key', '=', reservation.key)
-      .where('created_ts', '=', reservation.createdTs)
-      .where('state', '=', 'running')
-      .execute();
+    await this.db.updateTable('idempotency_keys').set({ state: 'done', status, response }).where(heldBy(reservation)).execute();
   }
 
   /** Drops the reservation of a request that failed: an error answer is not kept, so the key may be used again. */
   async release(reservation: Reservation): Promise<void> {
-    await this.db
-      .deleteFrom('idempotency_keys')
-      .where('owner', '=', reservation.owner)
-      .where('method', '=', reservation.method)
-      .where('path', '=', reservation.path)
-      .where('key', '=', reservation.key)
-      .where('created_ts', '=', reservation.createdTs)
-      .where('state', '=', 'running')
-      .execute();
+    await this.db.deleteFrom('idempotency_keys').where(heldBy(reservation)).execute();
   }
 
   /**
@@ -147,4 +130,17 @@ export class IdempotencyKeys {
     this.nextSweep = nowMs + SWEEP_INTERVAL_MS;
     await this.db.deleteFrom('idempotency_keys').where('created_ts', '<=', cutoff).execute();
   }
+}
+
+/** The record this reservation made, while it still runs: never one that expired and was claimed again by another request. */
+function heldBy(reservation: Reservation) {
+  return (eb: ExpressionBuilder<DatabaseSchema, 'idempotency_keys'>) =>
+    eb.and([
+      eb('owner', '=', reservation.owner),
+      eb('method', '=', reservation.method),
+      eb('path', '=', reservation.path),
+      eb('key', '=', reservation.key),
+      eb('created_ts', '=', reservation.createdTs),
+      eb('state', '=', 'running'),
+    ]);
 }

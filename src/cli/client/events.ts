@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callOperation, type Target } from './api.js';
 import { ApiError, ConnectionError } from './errors.js';
-import { printJson, printTable, time, type Cell } from './output.js';
+import { printJson, printTable, stopOnSignals, time, type Cell } from './output.js';
 
 export interface FeedEvent {
   cursor: number;
@@ -73,15 +73,7 @@ export async function followFeed(
   line: (e: FeedEvent) => string = followLine,
 ): Promise<void> {
   const stopped = new AbortController();
-  const stop = () => stopped.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  // `atrium events --follow | head` closes the pipe: that is a normal way to stop.
-  const onStdoutError = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') stop();
-    else throw err;
-  };
-  process.stdout.on('error', onStdoutError);
+  const release = stopOnSignals(stopped);
   if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
 
   if (!opts.json && line === followLine) process.stdout.write(`${fixedWidths(EVENT_COLUMNS)}\n`);
@@ -113,9 +105,7 @@ export async function followFeed(
       if (page.events.length === 0) await pause(opts.interval);
     }
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    process.stdout.off('error', onStdoutError);
+    release();
   }
 }
 

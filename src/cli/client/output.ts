@@ -70,3 +70,24 @@ export function printRecord(fields: Array<[string, Cell | string[]]>): void {
 export function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
+
+/**
+ * Aborts `stopped` on Ctrl-C, SIGTERM, or a closed stdout pipe (`… | head` is a
+ * normal way to stop a long-running command). Returns the function that removes
+ * the listeners again.
+ */
+export function stopOnSignals(stopped: AbortController): () => void {
+  const stop = () => stopped.abort();
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') stop();
+    else throw err;
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.on('error', onStdoutError);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.stdout.off('error', onStdoutError);
+  };
+}

@@ -18,7 +18,7 @@ import { callOperation, normaliseHost, resolveTarget, type Target } from './api.
 import { configDir } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
 import type { FeedEvent, FeedPage } from './events.js';
-import { time } from './output.js';
+import { stopOnSignals, time } from './output.js';
 
 interface ListenOptions {
   host?: string;
@@ -112,15 +112,7 @@ class Listener {
   }
 
   async run(): Promise<void> {
-    const stop = () => this.stopped.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    // `atrium webhooks listen | head` closes the pipe: that is a normal way to stop.
-    const onStdoutError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') stop();
-      else throw err;
-    };
-    process.stdout.on('error', onStdoutError);
+    const release = stopOnSignals(this.stopped);
     try {
       this.server = createServer((req, res) => {
         const handled = this.handle(req, res).catch((err: unknown) => {
@@ -142,9 +134,7 @@ class Listener {
       await this.close();
       note('Stopped.');
     } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.stdout.off('error', onStdoutError);
+      release();
     }
   }
 
