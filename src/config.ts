@@ -24,6 +24,17 @@ export interface Config {
   /** Seconds between a delivery's attempts: 1 + its length attempts, then the delivery is dead (docs/webhooks.md). */
   webhookRetrySchedule: number[];
   repositoryPath: string | undefined;
+  /** Path of the host's credential connections file (gateway/connections); unset: no connections. */
+  credentialConnectionsPath: string | undefined;
+  /**
+   * Where the credential gateway listens and the secret the service presents to
+   * its `/v1/tickets`. `url` is ATRIUM_GATEWAY_URL, else the embedded gateway's
+   * `http://127.0.0.1:<port>`; `issuerKey` is ATRIUM_GATEWAY_ISSUER_KEY, which
+   * `atrium serve` fills with a fresh key when it starts the embedded gateway.
+   * `destinationsPath` is read here only to decide whether to embed one: the
+   * service never reads the destinations or the secrets they name.
+   */
+  gateway: { url: string; explicitUrl: boolean; port: number; issuerKey: string | undefined; destinationsPath: string | undefined };
   openSignup: boolean;
   /**
    * Which proxies to believe about the client's address (X-Forwarded-For), as
@@ -94,6 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: parsePositiveInt('ATRIUM_WEBHOOK_TIMEOUT_MS', env.ATRIUM_WEBHOOK_TIMEOUT_MS ?? '15000'),
     webhookRetrySchedule: parseRetrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
+    credentialConnectionsPath: env.ATRIUM_CREDENTIAL_CONNECTIONS || undefined,
+    gateway: parseGateway(env),
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
     agentRegistrationRateLimit: parsePositiveInt('ATRIUM_AGENT_REGISTRATION_RATE_LIMIT', env.ATRIUM_AGENT_REGISTRATION_RATE_LIMIT ?? '20'),
@@ -127,12 +140,31 @@ function parseMetrics(switchValue: string | undefined, key: string | undefined):
   throw new ConfigError(`ATRIUM_METRICS must be on or off, got ${switchValue}`);
 }
 
-function parsePort(raw: string): number {
+function parsePort(raw: string, name = 'ATRIUM_PORT'): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`ATRIUM_PORT must be an integer 0-65535, got ${raw}`);
+    throw new ConfigError(`${name} must be an integer 0-65535, got ${raw}`);
   }
   return port;
+}
+
+function parseGateway(env: NodeJS.ProcessEnv): Config['gateway'] {
+  const port = parsePort(env.ATRIUM_GATEWAY_PORT ?? '8081', 'ATRIUM_GATEWAY_PORT');
+  const explicit = env.ATRIUM_GATEWAY_URL || undefined;
+  if (explicit !== undefined) {
+    try {
+      new URL(explicit);
+    } catch {
+      throw new ConfigError(`ATRIUM_GATEWAY_URL is not a URL: ${explicit}`);
+    }
+  }
+  return {
+    url: explicit ? trimTrailingSlash(explicit) : `http://127.0.0.1:${port}`,
+    explicitUrl: explicit !== undefined,
+    port,
+    issuerKey: env.ATRIUM_GATEWAY_ISSUER_KEY || undefined,
+    destinationsPath: env.ATRIUM_GATEWAY_DESTINATIONS || undefined,
+  };
 }
 
 function parseTrustProxy(raw: string): boolean | string[] {

@@ -1,0 +1,176 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * What the service and the credential gateway say to each other over HTTP, and
+ * the shape of the gateway's audit ledger. The gateway process imports nothing
+ * from the service but this file and the egress module, so this file must stay
+ * free of service imports: it is the whole interface between two trust levels.
+ */
+
+/** Every refusal either side gives, with the one status each has everywhere. */
+export const GATEWAY_ERROR_STATUS = {
+  unauthorized: 401,
+  ticket_invalid: 401,
+  ticket_expired: 401,
+  header_denied: 403,
+  destination_denied: 403,
+  address_denied: 403,
+  approval_required: 403,
+  approval_invalid: 403,
+  task_not_claimed: 403,
+  audit_disabled: 403,
+  connection_not_found: 404,
+  ticket_replayed: 409,
+  approval_consumed: 409,
+  run_id_reused: 409,
+  invalid_request: 422,
+  url_invalid: 422,
+  task_required: 422,
+  upstream_error: 502,
+  response_too_large: 502,
+  gateway_unavailable: 503,
+  audit_unavailable: 503,
+  upstream_timeout: 504,
+} as const;
+
+export type GatewayErrorCode = keyof typeof GATEWAY_ERROR_STATUS;
+
+/** The gateway's `/v1` error body, exactly these two fields. */
+export const GatewayErrorBody = Type.Object(
+  { code: Type.String(), detail: Type.String() },
+  { additionalProperties: false },
+);
+export type GatewayErrorBody = Static<typeof GatewayErrorBody>;
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The exact external request a caller asks for. The service and the gateway
+ * both canonicalise it the same way (lower-case header names, URL equal to its
+ * WHATWG serialisation, body hashed as decoded bytes).
+ */
+export const ExternalRequest = Type.Object(
+  {
+    method: Type.Union(HTTP_METHODS.map((m) => Type.Literal(m))),
+    url: Type.String({ minLength: 1, maxLength: 8192 }),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 8192 }))),
+    body: Type.Optional(Type.String()),
+    bodyEncoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+  },
+  { additionalProperties: false },
+);
+export type ExternalRequest = Static<typeof ExternalRequest>;
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+/**
+ * `POST {gateway}/v1/tickets`, sent by the service with the issuer key after its
+ * own checks passed. Identity fields come from the service's authentication,
+ * never from the caller's body. The gateway applies its destination policy,
+ * records `issued` or `denied`, and keeps the bound request until use or expiry.
+ */
+export const TicketIssueRequest = Type.Object(
+  {
+    /** The service's request id, carried into the ledger for correlation. */
+    request_id: Type.String({ maxLength: 128 }),
+    space: Type.String(),
+    connection_id: Type.String(),
+    destination_id: Type.String(),
+    /** The member's id as the API shows it. */
+    member: Type.String(),
+    member_type: Type.Union([Type.Literal('human'), Type.Literal('agent')]),
+    /** The accountable principal: the operator of an agent, the human themself. */
+    operator: Nullable(Type.String()),
+    task_id: Nullable(Type.Integer()),
+    run_id: Type.String({ minLength: 1, maxLength: 128 }),
+    purpose: Type.String({ minLength: 1, maxLength: 200 }),
+    approval_id: Nullable(Type.String()),
+    /** Already capped by the service at the connection's maxTtlSeconds and 300. */
+    ttl_seconds: Type.Integer({ minimum: 1, maximum: 300 }),
+    request: Type.Object(
+      {
+        method: Type.Union(HTTP_METHODS.map((m) => Type.Literal(m))),
+        url: Type.String(),
+        /** Lower-case names, each once. */
+        headers: Type.Record(Type.String(), Type.String()),
+        /** The raw body bytes, base64; absent for no body. */
+        body_base64: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TicketIssueRequest = Static<typeof TicketIssueRequest>;
+
+export const TicketIssued = Type.Object(
+  { ticket: Type.String(), expires_ts: Type.String() },
+  { additionalProperties: false },
+);
+export type TicketIssued = Static<typeof TicketIssued>;
+
+/** `POST {gateway}/v1/call`: the ticket is the only credential. */
+export const CallWithTicket = Type.Object({ ticket: Type.String({ minLength: 1, maxLength: 8192 }) }, { additionalProperties: false });
+export type CallWithTicket = Static<typeof CallWithTicket>;
+
+/** The upstream's answer, bounded and filtered by the destination's policy. */
+export const CallResult = Type.Object(
+  {
+    status: Type.Integer(),
+    headers: Type.Record(Type.String(), Type.String()),
+    bodyBase64: Type.String(),
+    provider_request_id: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type CallResult = Static<typeof CallResult>;
+
+export const LEDGER_DECISIONS = ['issued', 'started', 'brokered', 'denied', 'error'] as const;
+export type LedgerDecision = (typeof LEDGER_DECISIONS)[number];
+
+/**
+ * One audit record, every field always present (null when it does not apply).
+ * It never holds the ticket, a provider credential, header values, query
+ * values, bodies or member free text. `digest` is the hex SHA-256 of the RFC
+ * 8785 canonical JSON of the record without `digest`; `prev_digest` chains it
+ * to the record before (64 zeros for the first).
+ */
+export const LedgerRecord = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    ts: Type.String(),
+    decision: Type.Union(LEDGER_DECISIONS.map((d) => Type.Literal(d))),
+    error_code: Nullable(Type.String()),
+    request_id: Nullable(Type.String()),
+    space: Nullable(Type.String()),
+    connection_id: Nullable(Type.String()),
+    member: Nullable(Type.String()),
+    member_type: Nullable(Type.String()),
+    operator: Nullable(Type.String()),
+    task_id: Nullable(Type.Integer()),
+    run_id: Nullable(Type.String()),
+    purpose: Nullable(Type.String()),
+    approval_id: Nullable(Type.String()),
+    destination_id: Nullable(Type.String()),
+    adapter_id: Nullable(Type.String()),
+    method: Nullable(Type.String()),
+    host: Nullable(Type.String()),
+    path: Nullable(Type.String()),
+    status: Nullable(Type.Integer()),
+    latency_ms: Nullable(Type.Integer()),
+    request_bytes: Nullable(Type.Integer()),
+    response_bytes: Nullable(Type.Integer()),
+    provider_request_id: Nullable(Type.String()),
+    ticket_fingerprint: Nullable(Type.String()),
+    prev_digest: Type.String(),
+    digest: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type LedgerRecord = Static<typeof LedgerRecord>;
+
+export const LedgerPage = Type.Object(
+  { events: Type.Array(LedgerRecord), cursor: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+export type LedgerPage = Static<typeof LedgerPage>;
