@@ -36,4 +36,22 @@ export default tseslint.config(
       globals: { window: 'readonly', document: 'readonly', SwaggerUIBundle: 'readonly', process: 'off' },
     },
   },
+  {
+    // The credential gateway holds provider secrets: it may import the wire
+    // types and the egress module, never the service (docs/gateway.md).
+    files: ['src/gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!shared/gateway-wire\\.js$|egress/[^/]+\\.js$)|^\\.\\./\\.\\./',
+              message: 'src/gateway imports nothing from the service but ../shared/gateway-wire.js and ../egress/*.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,6 +3,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError } from '../config.js';
 import { AtriumError } from '../shared/errors.js';
 import { registerClientCommands } from './client/commands.js';
+import { registerGatewayCommands } from './gateway-commands.js';
 import { registerServerCommands } from './server-commands.js';
 
 /**
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
   registerServerCommands(program);
+  registerGatewayCommands(program);
   registerClientCommands(program);
   try {
     await program.parseAsync(argv);

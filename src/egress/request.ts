@@ -6,7 +6,7 @@ import { EgressRefused, parseTargetUrl, resolveTarget, systemResolver, type Reso
 
 export interface EgressRequest {
   url: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: Buffer | string;
 }
@@ -26,7 +26,11 @@ export interface EgressResponse {
 
 /** The request was allowed and sent but did not complete: no answer, too slow, too large. */
 export class EgressFailed extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** What went wrong, for callers that answer each differently (the gateway's codes). */
+    readonly kind: 'timeout' | 'too_large' | 'network' = 'network',
+  ) {
     super(reason);
     this.name = 'EgressFailed';
   }
@@ -52,6 +56,7 @@ export async function sendEgress(
     else callback(null, target.address, target.family);
   };
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
   return new Promise<EgressResponse>((resolve, reject) => {
     const outgoing = send(target.url, {
       method: req.method,
@@ -60,10 +65,10 @@ export async function sendEgress(
       servername: target.hostname,
       // One connection per request: a pooled socket could outlive the check that allowed it.
       agent: false,
-      signal: AbortSignal.timeout(limits.timeoutMs),
+      signal: deadline,
     });
     outgoing.on('error', (err: NodeJS.ErrnoException) => {
-      reject(err.name === 'AbortError' || err.code === 'ABORT_ERR' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`) : new EgressFailed(describeNetworkError(err)));
+      reject(deadline.aborted || err.name === 'AbortError' || err.code === 'ABORT_ERR' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`, 'timeout') : new EgressFailed(describeNetworkError(err)));
     });
     outgoing.on('response', (incoming) => {
       const chunks: Buffer[] = [];
@@ -72,14 +77,14 @@ export async function sendEgress(
         size += chunk.length;
         if (size > limits.maxResponseBytes) {
           outgoing.destroy();
-          reject(new EgressFailed(`the answer is longer than ${limits.maxResponseBytes} bytes`));
+          reject(new EgressFailed(`the answer is longer than ${limits.maxResponseBytes} bytes`, 'too_large'));
           return;
         }
         chunks.push(chunk);
       });
       incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
       incoming.on('error', (err: NodeJS.ErrnoException) =>
-        reject(err.name === 'AbortError' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`) : new EgressFailed(describeNetworkError(err))),
+        reject(deadline.aborted || err.name === 'AbortError' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`, 'timeout') : new EgressFailed(describeNetworkError(err))),
       );
     });
     outgoing.end(req.body);

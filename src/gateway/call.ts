@@ -1,0 +1,162 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import type { CallResult, GatewayErrorCode } from '../shared/gateway-wire.js';
+import type { GatewayContext } from './context.js';
+import type { Destination } from './destinations.js';
+import { GatewayError } from './errors.js';
+import { auditUnavailable, hostAndPath, record } from './issue.js';
+import { append, entry, type LedgerEntry } from './ledger.js';
+import { matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
+
+/**
+ * `POST /v1/call`: the ticket is the only credential. It is consumed, and
+ * `started` committed, in one transaction before anything reaches the
+ * upstream: a second use finds it consumed (409 `ticket_replayed`), and a
+ * call that was sent always has its `started` record. Then the request goes
+ * out exactly as bound, with the credential added, through the egress rules.
+ */
+export async function callWithTicket(ctx: GatewayContext, ticket: string): Promise<CallResult> {
+  const now = ctx.now();
+  let verified;
+  try {
+    verified = await ctx.signer.verify(ticket, now);
+  } catch (err) {
+    if (err instanceof TicketExpired && err.jti !== undefined) await recordAboutKept(ctx, err.jti, ticketFingerprint(ticket), 'ticket_expired', now);
+    throw err;
+  }
+  const { jti, fingerprint, claims } = verified;
+
+  let call: BoundCall | undefined;
+  try {
+    call = await ctx.store.transaction(async (trx) => {
+      const consumed = await trx
+        .updateTable('gateway_pending_tickets')
+        .set({ consumed_at: now.toISOString() })
+        .where('jti', '=', jti)
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(consumed.numUpdatedRows) !== 1) return undefined;
+      const row = await trx.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirstOrThrow();
+      const kept = JSON.parse(row.bound) as BoundCall;
+      // The store must hold the very request the signature binds; otherwise nothing is sent.
+      if (!matchesTicket(kept, claims)) throw new GatewayError('ticket_invalid', 'the ticket does not match the request kept for it');
+      await append(trx, ctx.store.dialect, entry('started', { ...callFields(kept), ticket_fingerprint: fingerprint }), now);
+      return kept;
+    });
+  } catch (err) {
+    throw auditUnavailable(ctx, err);
+  }
+  if (call === undefined) {
+    if (await recordAboutKept(ctx, jti, fingerprint, 'ticket_replayed', now)) throw new GatewayError('ticket_replayed', 'the ticket was already used');
+    throw new GatewayError('ticket_invalid', 'the gateway keeps no request for this ticket');
+  }
+  return send(ctx, call, fingerprint);
+}
+
+async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): Promise<CallResult> {
+  const about = { ...callFields(call), ticket_fingerprint: fingerprint };
+  const destination = ctx.destinations.get(call.destination_id);
+  const secret = ctx.config.credentials.get(call.destination_id);
+  if (!destination || secret === undefined) {
+    await record(ctx, entry('denied', { ...about, error_code: 'destination_denied' }), ctx.now());
+    throw new GatewayError('destination_denied', `destination ${call.destination_id} is no longer configured`);
+  }
+  const body = call.body_base64 === null ? undefined : Buffer.from(call.body_base64, 'base64');
+  const requestBytes = body?.length ?? 0;
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  let response;
+  try {
+    response = await sendEgress(
+      { url: call.url, method: call.method, headers: { ...call.headers, [destination.credential.header]: destination.credential.prefix + secret }, ...(body ? { body } : {}) },
+      ctx.config.egress,
+      { timeoutMs: call.timeout_ms, maxResponseBytes: call.max_response_bytes },
+      ...(ctx.resolver ? [ctx.resolver] : []),
+    );
+  } catch (err) {
+    const failure = describeFailure(err);
+    await recordFinal(ctx, entry(failure.code === 'address_denied' ? 'denied' : 'error', { ...about, error_code: failure.code, latency_ms: latency(), request_bytes: requestBytes }));
+    throw new GatewayError(failure.code, failure.detail);
+  }
+  const headers = allowedHeaders(response.headers, destination);
+  const providerRequestId = destination.providerRequestIdHeader !== undefined ? (headers[destination.providerRequestIdHeader] ?? null) : null;
+  await recordFinal(
+    ctx,
+    entry('brokered', {
+      ...about,
+      status: response.status,
+      latency_ms: latency(),
+      request_bytes: requestBytes,
+      response_bytes: response.body.length,
+      provider_request_id: providerRequestId,
+    }),
+  );
+  return { status: response.status, headers, bodyBase64: response.body.toString('base64'), provider_request_id: providerRequestId };
+}
+
+function describeFailure(err: unknown): { code: GatewayErrorCode; detail: string } {
+  if (err instanceof EgressRefused) return { code: 'address_denied', detail: err.reason };
+  if (err instanceof EgressFailed) {
+    if (err.kind === 'timeout') return { code: 'upstream_timeout', detail: err.reason };
+    if (err.kind === 'too_large') return { code: 'response_too_large', detail: err.reason };
+    return { code: 'upstream_error', detail: err.reason };
+  }
+  return { code: 'upstream_error', detail: 'the request failed' };
+}
+
+/** Only the destination's `responseHeaders`, by lower-case name; a repeated header is joined with ", ". */
+function allowedHeaders(incoming: IncomingHttpHeaders, destination: Destination): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || !destination.responseHeaders.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * The outcome of a call that was sent (or refused at its address). The
+ * upstream has answered by now, so a ledger that cannot take the record does
+ * not withhold the answer: the `started` record already says a call went out.
+ */
+async function recordFinal(ctx: GatewayContext, content: LedgerEntry): Promise<void> {
+  try {
+    await ctx.store.transaction((trx) => append(trx, ctx.store.dialect, content, ctx.now()));
+  } catch (err) {
+    ctx.log.error({ err: { message: err instanceof Error ? err.message : String(err) }, run_id: content.run_id, decision: content.decision }, 'the ledger could not record a call outcome');
+  }
+}
+
+/** Records a refusal about a kept ticket with its bound fields; false when the gateway keeps no request under that id. */
+async function recordAboutKept(ctx: GatewayContext, jti: string, fingerprint: string, code: GatewayErrorCode, now: Date): Promise<boolean> {
+  let row;
+  try {
+    row = await ctx.store.db.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirst();
+  } catch (err) {
+    throw auditUnavailable(ctx, err);
+  }
+  if (!row) return false;
+  const kept = JSON.parse(row.bound) as BoundCall;
+  await record(ctx, entry('denied', { ...callFields(kept), error_code: code, ticket_fingerprint: fingerprint }), now);
+  return true;
+}
+
+/** The ledger fields a kept request gives: its identity fields, method, host and path (never query, headers or body). */
+function callFields(call: BoundCall): Partial<LedgerEntry> {
+  return {
+    request_id: call.request_id,
+    space: call.space,
+    connection_id: call.connection_id,
+    member: call.member,
+    member_type: call.member_type,
+    operator: call.operator,
+    task_id: call.task_id,
+    run_id: call.run_id,
+    purpose: call.purpose,
+    approval_id: call.approval_id,
+    destination_id: call.destination_id,
+    method: call.method,
+    ...hostAndPath(call.url),
+  };
+}

@@ -1,0 +1,61 @@
+import { join, resolve } from 'node:path';
+import { addressPolicy, type AddressPolicy } from '../egress/address-policy.js';
+import { credentialValues, loadDestinations, type Destination } from './destinations.js';
+import { GatewayConfigError } from './errors.js';
+
+/** What the gateway process runs with; read from its own environment only. */
+export interface GatewayConfig {
+  host: string;
+  /** 0 picks a free port; the address actually bound is announced when ready. */
+  port: number;
+  /** The service presents it to `/v1/tickets`. */
+  issuerKey: string;
+  /** The audit reader presents it to `/v1/events`; unset: ledger reads are refused. */
+  auditKey: string | undefined;
+  databaseUrl: string;
+  dataDir: string;
+  destinations: Destination[];
+  /** Destination id → its provider secret. Held in memory only: never logged, stored or sent anywhere but upstream. */
+  credentials: Map<string, string>;
+  egress: AddressPolicy;
+  logLevel: string;
+}
+
+export const MIN_KEY_LENGTH = 32;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const host = env.ATRIUM_GATEWAY_HOST || '127.0.0.1';
+  const port = parsePort(env.ATRIUM_GATEWAY_PORT ?? '8081');
+  const issuerKey = env.ATRIUM_GATEWAY_ISSUER_KEY ?? '';
+  if (issuerKey.length < MIN_KEY_LENGTH) throw new GatewayConfigError(`ATRIUM_GATEWAY_ISSUER_KEY must be set to at least ${MIN_KEY_LENGTH} characters`);
+  const auditKey = env.ATRIUM_GATEWAY_AUDIT_KEY || undefined;
+  if (auditKey !== undefined && auditKey.length < MIN_KEY_LENGTH) throw new GatewayConfigError(`ATRIUM_GATEWAY_AUDIT_KEY must be at least ${MIN_KEY_LENGTH} characters`);
+  const dataDir = resolve(env.ATRIUM_DATA_DIR || './data');
+  const databaseUrl = env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(dataDir, 'gateway.db')}`;
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) throw new GatewayConfigError('ATRIUM_GATEWAY_DATABASE_URL must start with sqlite: or postgres://');
+  const destinations = env.ATRIUM_GATEWAY_DESTINATIONS ? loadDestinations(env.ATRIUM_GATEWAY_DESTINATIONS) : [];
+  let egress: AddressPolicy;
+  try {
+    egress = addressPolicy((env.ATRIUM_EGRESS_ALLOW_CIDRS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  } catch (err) {
+    throw new GatewayConfigError((err as Error).message);
+  }
+  return {
+    host,
+    port,
+    issuerKey,
+    auditKey,
+    databaseUrl,
+    dataDir,
+    destinations,
+    credentials: credentialValues(destinations, env),
+    egress,
+    logLevel: env.ATRIUM_LOG_LEVEL || 'info',
+  };
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new GatewayConfigError(`ATRIUM_GATEWAY_PORT must be an integer 0-65535, got ${raw}`);
+  return port;
+}

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { LedgerDecision, LedgerRecord } from '../shared/gateway-wire.js';
+import type { GatewaySchema, GatewayStore, StoreDialect } from './store.js';
+
+export const GENESIS_DIGEST = '0'.repeat(64);
+
+/** A record's content: everything but the chain fields, which `append` sets. */
+export type LedgerEntry = Omit<LedgerRecord, 'seq' | 'ts' | 'prev_digest' | 'digest'>;
+
+/** Fields a record leaves null unless its kind of entry fills them. */
+export const EMPTY_ENTRY: Omit<LedgerEntry, 'decision'> = {
+  error_code: null,
+  request_id: null,
+  space: null,
+  connection_id: null,
+  member: null,
+  member_type: null,
+  operator: null,
+  task_id: null,
+  run_id: null,
+  purpose: null,
+  approval_id: null,
+  destination_id: null,
+  adapter_id: null,
+  method: null,
+  host: null,
+  path: null,
+  status: null,
+  latency_ms: null,
+  request_bytes: null,
+  response_bytes: null,
+  provider_request_id: null,
+  ticket_fingerprint: null,
+};
+
+export function entry(decision: LedgerDecision, fields: Partial<Omit<LedgerEntry, 'decision'>>): LedgerEntry {
+  return { ...EMPTY_ENTRY, decision, ...fields };
+}
+
+/** Hex SHA-256 of the RFC 8785 canonical JSON of the record without `digest`. */
+export function recordDigest(record: Omit<LedgerRecord, 'digest'> | LedgerRecord): string {
+  const { digest: _digest, ...rest } = record as LedgerRecord;
+  return createHash('sha256').update(canonicalize(rest)!).digest('hex');
+}
+
+/**
+ * Appends one record inside the caller's transaction, so it commits with
+ * whatever it records (a ticket kept, a ticket consumed) or not at all. The
+ * chain must never fork: on PostgreSQL a transaction-scoped advisory lock,
+ * per schema, makes appends take turns; on SQLite the one writer does. The
+ * primary key on `seq` turns any slip into a failed append, never two heads.
+ */
+export async function append(trx: Transaction<GatewaySchema>, dialect: StoreDialect, content: LedgerEntry, now: Date): Promise<LedgerRecord> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('atrium-gateway-ledger:' || current_schema()))`.execute(trx);
+  const head = await trx.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  const unsigned: Omit<LedgerRecord, 'digest'> = {
+    seq: (head?.seq ?? 0) + 1,
+    ts: now.toISOString(),
+    ...content,
+    prev_digest: head?.digest ?? GENESIS_DIGEST,
+  };
+  const record: LedgerRecord = { ...unsigned, digest: recordDigest(unsigned) };
+  await trx
+    .insertInto('gateway_ledger')
+    .values({ seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) })
+    .execute();
+  return record;
+}
+
+export interface LedgerQuery {
+  since: number;
+  limit: number;
+  space?: string;
+  actor?: string;
+  runId?: string;
+}
+
+/** Records after `since`, ascending, filtered exactly by Space, member and run. */
+export async function readLedger(db: Kysely<GatewaySchema>, q: LedgerQuery): Promise<LedgerRecord[]> {
+  let query = db.selectFrom('gateway_ledger').select('record').where('seq', '>', q.since);
+  if (q.space !== undefined) query = query.where('space', '=', q.space);
+  if (q.actor !== undefined) query = query.where('member', '=', q.actor);
+  if (q.runId !== undefined) query = query.where('run_id', '=', q.runId);
+  const rows = await query.orderBy('seq').limit(q.limit).execute();
+  return rows.map((r) => JSON.parse(r.record) as LedgerRecord);
+}
+
+export type Verification = { ok: true; count: number } | { ok: false; count: number; seq: number; reason: string };
+
+/**
+ * Recomputes the chain from the first record: each `seq` one more than the
+ * last, each `prev_digest` the digest before it, each digest the hash of its
+ * record, and the columns the filters use equal to the record's fields.
+ */
+export async function verifyLedger(store: GatewayStore): Promise<Verification> {
+  let prev = GENESIS_DIGEST;
+  let expected = 1;
+  let count = 0;
+  const PAGE = 1000;
+  for (;;) {
+    const rows = await store.db.selectFrom('gateway_ledger').selectAll().where('seq', '>=', expected).orderBy('seq').limit(PAGE).execute();
+    for (const row of rows) {
+      const fail = (reason: string): Verification => ({ ok: false, count, seq: Number(row.seq), reason });
+      if (Number(row.seq) !== expected) return { ok: false, count, seq: expected, reason: `record ${expected} is missing (the next is ${row.seq})` };
+      let record: LedgerRecord;
+      try {
+        record = JSON.parse(row.record) as LedgerRecord;
+      } catch {
+        return fail('the stored record is not JSON');
+      }
+      if (record.seq !== expected) return fail(`the record says seq ${String(record.seq)}`);
+      if (record.prev_digest !== prev) return fail('prev_digest is not the digest of the record before');
+      if (recordDigest(record) !== record.digest) return fail('digest does not match the record');
+      if (row.digest !== record.digest || row.space !== record.space || row.member !== record.member || row.run_id !== record.run_id) {
+        return fail('the indexed columns differ from the record');
+      }
+      prev = record.digest;
+      expected += 1;
+      count += 1;
+    }
+    if (rows.length < PAGE) return { ok: true, count };
+  }
+}
