@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { LedgerRecord } from '../src/shared/gateway-wire.js';
 import { answers, destinationFor, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
+
+const forRun = (ledger: LedgerRecord[], runId: string) => ledger.filter((r) => r.run_id === runId);
 
 const SECRET = 'sk-provider-secret-0123456789';
 
@@ -10,7 +13,7 @@ for (const backend of gatewayBackends()) {
     let gw: TestGateway;
     before(async () => {
       upstream = await startUpstream();
-      gw = await startGateway({ backend, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET } });
+      gw = await startGateway({ backend, destinations: [destinationFor(upstream, { methods: ['GET', 'HEAD', 'POST'] })], env: { PROVIDER_KEY: SECRET } });
     });
     after(async () => {
       await gw?.stop();
@@ -73,6 +76,167 @@ for (const backend of gatewayBackends()) {
         assert.ok(!text.includes(leaked), `ledger or answer holds ${leaked}`);
       }
       assert.ok(!(gw.process!.stdout + gw.process!.stderr).includes(SECRET), 'the gateway log holds the credential');
+    });
+
+    it('refuses a second use of a ticket with 409 ticket_replayed, recorded as denied with its bound fields', async () => {
+      const req = ticketRequest(upstream.url('/v1/once'));
+      const issued = await gw.issue(req);
+      assert.equal(issued.status, 201);
+      assert.equal((await gw.call(issued.body.ticket)).status, 200);
+      const sent = upstream.received.filter((r) => r.url === '/v1/once').length;
+      const again = await gw.call(issued.body.ticket);
+      assert.equal(again.status, 409);
+      assert.deepEqual(again.body, { code: 'ticket_replayed', detail: again.body.detail });
+      assert.equal(upstream.received.filter((r) => r.url === '/v1/once').length, sent, 'nothing more reached the upstream');
+      const mine = forRun(await gw.ledger(), req.run_id);
+      assert.deepEqual(mine.map((r) => [r.decision, r.error_code]), [['issued', null], ['started', null], ['brokered', null], ['denied', 'ticket_replayed']]);
+      const denied = mine[3]!;
+      assert.equal(denied.member, 'scout');
+      assert.equal(denied.connection_id, 'weather');
+      assert.equal(denied.path, '/v1/once');
+      assert.equal(denied.ticket_fingerprint, mine[0]!.ticket_fingerprint);
+    });
+
+    it('lets exactly one of two simultaneous uses of one ticket through', async () => {
+      const req = ticketRequest(upstream.url('/v1/race'));
+      const issued = await gw.issue(req);
+      const results = await Promise.all([gw.call(issued.body.ticket), gw.call(issued.body.ticket)]);
+      assert.deepEqual(results.map((r) => r.status).sort(), [200, 409]);
+      assert.equal(upstream.received.filter((r) => r.url === '/v1/race').length, 1);
+      const decisions = forRun(await gw.ledger(), req.run_id).map((r) => r.decision);
+      assert.equal(decisions.filter((d) => d === 'started').length, 1);
+      assert.equal(decisions.filter((d) => d === 'denied').length, 1);
+    });
+
+    it('returns a redirect as the result and does not follow it', async () => {
+      upstream.answer('/v1/moved', answers.redirect(upstream.url('/v1/elsewhere')));
+      const req = ticketRequest(upstream.url('/v1/moved'));
+      const result = await gw.call((await gw.issue(req)).body.ticket);
+      assert.equal(result.status, 200);
+      assert.equal(result.body.status, 302);
+      assert.equal(result.body.headers.location, upstream.url('/v1/elsewhere'));
+      assert.equal(upstream.received.filter((r) => r.url === '/v1/elsewhere').length, 0, 'the redirect was not followed');
+      assert.equal(forRun(await gw.ledger(), req.run_id).at(-1)!.status, 302);
+    });
+
+    it('sends a HEAD request and returns its headers with an empty body', async () => {
+      const req = ticketRequest(upstream.url('/v1/head'), { request: { method: 'HEAD' } });
+      upstream.answer('/v1/head', (_req, res) => void res.writeHead(200, { 'x-request-id': 'h-1', 'content-length': '42' }).end());
+      const issued = await gw.issue(req);
+      assert.equal(issued.status, 201, JSON.stringify(issued.body));
+      const result = await gw.call(issued.body.ticket);
+      assert.equal(result.status, 200, JSON.stringify(result.body));
+      assert.deepEqual(result.body, { status: 200, headers: { 'x-request-id': 'h-1' }, bodyBase64: '', provider_request_id: 'h-1' });
+      assert.equal(upstream.received.at(-1)!.method, 'HEAD');
+    });
+
+    it('refuses an answer longer than maxResponseBytes with 502 response_too_large, never truncated', async () => {
+      upstream.answer('/v1/big', answers.large(65537));
+      const req = ticketRequest(upstream.url('/v1/big'));
+      const result = await gw.call((await gw.issue(req)).body.ticket);
+      assert.equal(result.status, 502);
+      assert.deepEqual(Object.keys(result.body).sort(), ['code', 'detail']);
+      assert.equal(result.body.code, 'response_too_large');
+      const last = forRun(await gw.ledger(), req.run_id).at(-1)!;
+      assert.deepEqual([last.decision, last.error_code], ['error', 'response_too_large']);
+    });
+
+    it('answers exactly maxResponseBytes', async () => {
+      upstream.answer('/v1/exact', answers.large(65536));
+      const result = await gw.call((await gw.issue(ticketRequest(upstream.url('/v1/exact')))).body.ticket);
+      assert.equal(result.status, 200);
+      assert.equal(Buffer.from(result.body.bodyBase64, 'base64').length, 65536);
+    });
+
+    it('reports a refused connection as 502 upstream_error, recorded as error', async () => {
+      const closed = await startUpstream();
+      const origin = closed.origin;
+      await closed.stop();
+      const gw2 = await startGateway({ backend, inProcess: true, destinations: [destinationFor(closed, { origins: [origin] })], env: { PROVIDER_KEY: SECRET } });
+      try {
+        const req = ticketRequest(`${origin}/v1/x`);
+        const result = await gw2.call((await gw2.issue(req)).body.ticket);
+        assert.equal(result.status, 502);
+        assert.equal(result.body.code, 'upstream_error');
+        assert.deepEqual((await gw2.ledger()).map((r) => [r.decision, r.error_code]), [['issued', null], ['started', null], ['error', 'upstream_error']]);
+      } finally {
+        await gw2.stop();
+      }
+    });
+  });
+
+  describe(`credential gateway limits and addresses (${backend})`, () => {
+    let upstream: Upstream;
+    after(() => upstream?.stop());
+    before(async () => {
+      upstream = await startUpstream();
+    });
+
+    it('stops waiting at timeoutMs with 504 upstream_timeout', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream, { timeoutMs: 200 })], env: { PROVIDER_KEY: SECRET } });
+      try {
+        upstream.answer('/v1/slow', answers.hang());
+        const req = ticketRequest(upstream.url('/v1/slow'));
+        const result = await gw.call((await gw.issue(req)).body.ticket);
+        assert.equal(result.status, 504);
+        assert.equal(result.body.code, 'upstream_timeout');
+        assert.equal(upstream.received.filter((r) => r.url === '/v1/slow').length, 1, 'the request did reach the upstream');
+        const last = (await gw.ledger()).at(-1)!;
+        assert.deepEqual([last.decision, last.error_code, last.run_id], ['error', 'upstream_timeout', req.run_id]);
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('refuses a loopback destination when loopback is not allow-listed: 403 address_denied, nothing sent', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET, ATRIUM_EGRESS_ALLOW_CIDRS: '' } });
+      try {
+        const before = upstream.received.length;
+        const req = ticketRequest(upstream.url('/v1/inside'));
+        const issued = await gw.issue(req);
+        assert.equal(issued.status, 201, 'issuance never resolves or checks addresses');
+        const result = await gw.call(issued.body.ticket);
+        assert.equal(result.status, 403);
+        assert.equal(result.body.code, 'address_denied');
+        assert.match(result.body.detail, /127\.0\.0\.1 is not a public address \(loopback\)/);
+        assert.equal(upstream.received.length, before);
+        assert.deepEqual((await gw.ledger()).map((r) => [r.decision, r.error_code]), [['issued', null], ['started', null], ['denied', 'address_denied']]);
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('refuses an expired ticket with 401 ticket_expired, recorded as denied; nothing sent', async () => {
+      let now = new Date('2026-05-01T12:00:00Z');
+      const gw = await startGateway({ backend, inProcess: true, now: () => now, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET } });
+      try {
+        const before = upstream.received.length;
+        const req = ticketRequest(upstream.url('/v1/late'), { ttl_seconds: 30 });
+        const issued = await gw.issue(req);
+        assert.equal(issued.body.expires_ts, '2026-05-01T12:00:30.000Z');
+        now = new Date('2026-05-01T12:00:31Z');
+        const result = await gw.call(issued.body.ticket);
+        assert.equal(result.status, 401);
+        assert.equal(result.body.code, 'ticket_expired');
+        assert.equal(upstream.received.length, before);
+        assert.deepEqual((await gw.ledger()).map((r) => [r.decision, r.error_code, r.run_id]), [['issued', null, req.run_id], ['denied', 'ticket_expired', req.run_id]]);
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('caps a ticket at five minutes', async () => {
+      const now = new Date('2026-05-01T12:00:00Z');
+      const gw = await startGateway({ backend, inProcess: true, now: () => now, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET } });
+      try {
+        const tooLong = await gw.issue({ ...ticketRequest(upstream.url('/v1/x')), ttl_seconds: 301 });
+        assert.equal(tooLong.status, 422);
+        assert.equal(tooLong.body.code, 'invalid_request');
+        const longest = await gw.issue(ticketRequest(upstream.url('/v1/x'), { ttl_seconds: 300 }));
+        assert.equal(longest.body.expires_ts, '2026-05-01T12:05:00.000Z');
+      } finally {
+        await gw.stop();
+      }
     });
   });
 }
