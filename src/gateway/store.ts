@@ -59,6 +59,9 @@ export function openStore(url: string): GatewayStore {
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      // A store that cannot take a write within seconds is unavailable: the
+      // caller gets 503 at once rather than a request that hangs (SQLite: busy_timeout).
+      lock_timeout: 2000,
       // int8 as JS numbers: sequence numbers and Unix seconds stay far below 2^53.
       types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
     });
