@@ -104,7 +104,8 @@ for (const backend of gatewayBackends()) {
     });
 
     it('refuses bad paging with 422 invalid_request and other keys with 401 unauthorized', async () => {
-      for (const query of [{ limit: '0' }, { limit: '501' }, { limit: 'x' }, { since: '-1' }, { since: '1.5' }]) {
+      const queries: Array<Record<string, string>> = [{ limit: '0' }, { limit: '501' }, { limit: 'x' }, { since: '-1' }, { since: '1.5' }];
+      for (const query of queries) {
         const res = await gw.events(query);
         assert.equal(res.status, 422, JSON.stringify(query));
         assert.equal(res.body.code, 'invalid_request');
