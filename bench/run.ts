@@ -27,6 +27,9 @@ const SUBSCRIPTIONS = 1000;
 /** Posts whose wakes (one per subscription each) are timed. */
 const WEBHOOK_POSTS = Number(process.env.ATRIUM_BENCH_WEBHOOK_POSTS ?? 10);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
+/** ATRIUM_BENCH_ONLY=<regular expression>: run only the scenarios whose names match (case-insensitive), for a quick look at one. */
+const ONLY = process.env.ATRIUM_BENCH_ONLY ? new RegExp(process.env.ATRIUM_BENCH_ONLY, 'i') : undefined;
+const wanted = (name: string): boolean => ONLY === undefined || ONLY.test(name);
 
 interface Result {
   /** The server's CPU time (user + system, from /proc) per answered request, in microseconds; undefined off Linux. */
@@ -59,7 +62,9 @@ async function main(): Promise<void> {
   for (const tree of trees) build(tree.root);
   console.log('Each cell: requests/s, p50/p99 latency, the ratio to bare Fastify, the server process\'s CPU time per request.');
   console.log('');
-  for (const backend of pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+  // ATRIUM_BENCH_BACKENDS=postgres (or sqlite): one database only.
+  const backends = (pgUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).filter((b) => !process.env.ATRIUM_BENCH_BACKENDS || process.env.ATRIUM_BENCH_BACKENDS.split(',').includes(b));
+  for (const backend of backends) {
     await benchBackend(backend, trees, pgUrl);
   }
 }
@@ -135,8 +140,9 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       ];
       const owner = { authorization: `Bearer ${seeded.session}` };
       const json = { 'content-type': 'application/json' };
-      const put = async (name: string, baseline: Row['baseline'], opts: Record<string, unknown>) =>
-        row(name, baseline).results.set(tree.label, await run(opts, basePid));
+      const put = async (name: string, baseline: Row['baseline'], opts: Record<string, unknown>) => {
+        if (wanted(name)) row(name, baseline).results.set(tree.label, await run(opts, basePid));
+      };
 
       // Reads first, over the seeded log, so writes do not change what they read.
       await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
@@ -187,12 +193,14 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         ],
       });
       // Long polls: a write on one node wakes a reader waiting on another (PostgreSQL), or on the same node (SQLite).
-      const reader = backend === 'postgres' ? await node() : base;
-      wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
+      if (wanted('write to long-poll receipt')) {
+        const reader = backend === 'postgres' ? await node() : base;
+        wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
+      }
       // Webhooks last: their subscriptions stay, and every later write would wake them.
       const receiver = await WakeReceiver.start();
       try {
-        if (await subscribeAll(base, seeded, receiver)) {
+        if (wanted('webhook') && (await subscribeAll(base, seeded, receiver))) {
           await put(`post a message, ${WRITERS} writers, ${SUBSCRIPTIONS} webhook subscriptions`, 'post', {
             url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
             method: 'POST',

@@ -15,6 +15,16 @@ const IDLE_LOOK_MS = 2_000;
  * slow receiver holds one slot for its time limit, never the whole queue.
  */
 const SEND_CONCURRENCY = 64;
+/**
+ * Shortest time between two passes started by commits alone. Every node's
+ * worker follows every commit; without a floor, a steady stream of writes
+ * keeps each one projecting, claiming and reading due times back to back,
+ * an extra database client as busy as the writers themselves. Wakes are
+ * debounced anyway (1 s by default), so gathering 50 ms of commits per pass
+ * costs a debounce-0 subscriber at most that much, and a kick (a resume, a
+ * replay, finished attempts) still starts a pass at once.
+ */
+const MIN_PASS_GAP_MS = 50;
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log' | 'events'>;
 
@@ -41,6 +51,7 @@ export class WebhookWorker implements WebhookDispatch {
   private readonly sending = new Set<Promise<void>>();
   private finished: AttemptRecord[] = [];
   private recording: Promise<void> | undefined;
+  private lastPass = 0;
 
   constructor(private readonly ctx: Ctx) {
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
@@ -142,6 +153,10 @@ export class WebhookWorker implements WebhookDispatch {
     while (this.running) {
       // SQLite answers synchronously: without a turn of the event loop here, a loop with nothing to wait for would starve every request.
       await new Promise((resolve) => setImmediate(resolve));
+      const gap = this.lastPass + MIN_PASS_GAP_MS - Date.now();
+      if (gap > 0 && !this.kicked) await this.pause(gap);
+      if (!this.running) break;
+      this.lastPass = Date.now();
       this.kicked = false;
       const seen = this.ctx.events.tail.head;
       try {
@@ -179,6 +194,20 @@ export class WebhookWorker implements WebhookDispatch {
       this.ctx.log.error({ err }, 'webhook worker could not read its next due time');
     }
     return due;
+  }
+
+  /** Real time between passes (MIN_PASS_GAP_MS), cut short by a kick or stop. */
+  private async pause(ms: number): Promise<void> {
+    this.interrupt = new AbortController();
+    const signal = this.interrupt.signal;
+    try {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      });
+    } finally {
+      this.interrupt = undefined;
+    }
   }
 
   /** Until an event newer than `seen` is followed, a kick, or `due` (by the injected clock). */
