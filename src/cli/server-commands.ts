@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
+import { startEmbeddedGateway } from './embedded-gateway.js';
 
 // The server is loaded only by the commands that run it, so client commands start fast.
 const loadApp = () => import('../app.js');
@@ -13,6 +14,8 @@ export function registerServerCommands(program: Command): void {
     .description('start the Atrium server (migrations run at start)')
     .action(async () => {
       const config = loadConfig();
+      // Before the app: the service must know the gateway's issuer key, and must not hold the provider secrets.
+      const gateway = await startEmbeddedGateway(config);
       const server = await (await loadApp()).createApp(config);
       await server.http.listen({ host: config.host, port: config.port });
       const owners = await server.ctx.db.kysely
@@ -34,13 +37,16 @@ export function registerServerCommands(program: Command): void {
       const shutdown = (signal: string) => {
         server.ctx.log.info({ signal }, 'shutting down');
         // Stop accepting connections, let in-flight requests finish, then close the database.
-        server.close().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            server.ctx.log.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
+        server
+          .close()
+          .then(() => gateway?.stop())
+          .then(
+            () => process.exit(0),
+            (err: unknown) => {
+              server.ctx.log.error({ err }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
