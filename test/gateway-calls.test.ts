@@ -13,7 +13,12 @@ for (const backend of gatewayBackends()) {
     let gw: TestGateway;
     before(async () => {
       upstream = await startUpstream();
-      gw = await startGateway({ backend, destinations: [destinationFor(upstream, { methods: ['GET', 'HEAD', 'POST'] })], env: { PROVIDER_KEY: SECRET } });
+      gw = await startGateway({
+        backend,
+        destinations: [destinationFor(upstream, { methods: ['GET', 'HEAD', 'POST'], responseHeaders: ['content-type', 'x-request-id', 'location', 'x-multi'] })],
+        // Everything the gateway can log, so that the test can show none of it holds a secret.
+        env: { PROVIDER_KEY: SECRET, ATRIUM_LOG_LEVEL: 'trace' },
+      });
     });
     after(async () => {
       await gw?.stop();
@@ -75,7 +80,18 @@ for (const backend of gatewayBackends()) {
       for (const leaked of [SECRET, issued.body.ticket, 'Paris', 't-1', '{"q":1}', Buffer.from('{"q":1}').toString('base64')]) {
         assert.ok(!text.includes(leaked), `ledger or answer holds ${leaked}`);
       }
-      assert.ok(!(gw.process!.stdout + gw.process!.stderr).includes(SECRET), 'the gateway log holds the credential');
+      const log = gw.process!.stdout + gw.process!.stderr;
+      assert.match(log, /"path":"\/v1\/call","status":200/, 'the gateway logs each request by path and status');
+      for (const leaked of [SECRET, issued.body.ticket, gw.issuerKey, 'Paris', 't-1', Buffer.from('{"q":1}').toString('base64')]) {
+        assert.ok(!log.includes(leaked), `the gateway log holds ${leaked}`);
+      }
+    });
+
+    it('joins a repeated response header with ", " and drops headers the destination does not allow', async () => {
+      upstream.answer('/v1/multi', answers.json({}, 201, { 'x-multi': ['a', 'b'], 'x-request-id': 'm-1', 'set-cookie': ['s=1', 't=2'], 'x-other': 'no' }));
+      const result = await gw.call((await gw.issue(ticketRequest(upstream.url('/v1/multi')))).body.ticket);
+      assert.equal(result.body.status, 201);
+      assert.deepEqual(result.body.headers, { 'content-type': 'application/json', 'x-multi': 'a, b', 'x-request-id': 'm-1' });
     });
 
     it('refuses a second use of a ticket with 409 ticket_replayed, recorded as denied with its bound fields', async () => {
@@ -220,6 +236,20 @@ for (const backend of gatewayBackends()) {
         assert.equal(result.body.code, 'ticket_expired');
         assert.equal(upstream.received.length, before);
         assert.deepEqual((await gw.ledger()).map((r) => [r.decision, r.error_code, r.run_id]), [['issued', null, req.run_id], ['denied', 'ticket_expired', req.run_id]]);
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('returns no provider request id when its header is not among the allowed response headers', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream, { responseHeaders: ['content-type'] })], env: { PROVIDER_KEY: SECRET } });
+      try {
+        upstream.answer('/v1/id', answers.json({}, 200, { 'x-request-id': 'hidden-id' }));
+        const req = ticketRequest(upstream.url('/v1/id'));
+        const result = await gw.call((await gw.issue(req)).body.ticket);
+        assert.equal(result.body.provider_request_id, null);
+        assert.deepEqual(result.body.headers, { 'content-type': 'application/json' });
+        assert.equal((await gw.ledger()).at(-1)!.provider_request_id, null);
       } finally {
         await gw.stop();
       }
