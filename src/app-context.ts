@@ -7,6 +7,7 @@ import type { AddressDigest } from './shared/client-address.js';
 import type { Clock } from './shared/clock.js';
 import type { Database } from './storage/database.js';
 import type { EventLog } from './events/log.js';
+import type { MemberKeyCache } from './identity/member-key-cache.js';
 import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
 import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
@@ -20,6 +21,8 @@ export interface AppContext {
   events: EventLog;
   /** Space records as fresh as this node's view of the log, for feed reads only (spaces/known-spaces.ts). */
   spaces: KnownSpaces;
+  /** Member-key resolutions this node keeps while it hears every change to them (identity/member-key-cache.ts). */
+  memberKeys: MemberKeyCache;
   /** What an operator watches; no-ops unless `/metrics` is on. */
   metrics: Metrics;
   clock: Clock;

@@ -15,6 +15,7 @@ import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
+import { MemberKeyCache } from './identity/member-key-cache.js';
 import { createMetrics } from './observability/metrics.js';
 import { KnownSpaces } from './spaces/known-spaces.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
@@ -74,6 +75,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     db,
     events,
     spaces: new KnownSpaces(db.kysely, events.tail),
+    memberKeys: new MemberKeyCache(events.credentialChanges, () => clock.now().getTime()),
     metrics,
     clock,
     mailer,

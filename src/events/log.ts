@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
+import type { CredentialChanges } from '../identity/member-key-cache.js';
 import type { Database, EventLogHooks } from '../storage/database.js';
 import type { Appended } from './append.js';
 import { PgListener } from './pg-listener.js';
@@ -23,6 +24,12 @@ export interface EventLog extends EventLogHooks {
   tail: EventTail;
   /** PostgreSQL: whether this node numbers events now. */
   readonly leading: boolean;
+  /**
+   * Changes to members and member keys anywhere on the host, heard on the
+   * log's listener connection (PostgreSQL; SQLite never reports live, so
+   * nothing is kept there).
+   */
+  credentialChanges: CredentialChanges;
   stop(): Promise<void>;
 }
 
@@ -43,6 +50,7 @@ export async function startEventLog(db: Database, opts: EventLogOptions): Promis
     const log: EventLog = {
       tail,
       leading: true,
+      credentialChanges: { live: false, onChange: () => undefined },
       appended: (appended) => ({
         committed: async () => {
           if ('numbered' in appended && appended.numbered.length > 0) {
@@ -81,6 +89,12 @@ async function startPostgresLog(
     }
   };
 
+  const credentialListeners: Array<() => void> = [];
+  let listening = false;
+  const credentialsChanged = (): void => {
+    for (const listener of credentialListeners) listener();
+  };
+
   const sequencer = new Sequencer({
     pool: postgres.pool,
     channel: channels.numbered,
@@ -111,8 +125,18 @@ async function startPostgresLog(
       [channels.queued]: () => {
         if (sequencer.leading) sequencer.wake();
       },
+      [channels.credentials]: credentialsChanged,
     },
-    onConnected: () => void recheckWaiters().catch((err: unknown) => opts.log.warn({ err }, 'event log resync failed')),
+    onConnected: () => {
+      // Whatever changed while the connection was down went unheard: start from nothing.
+      listening = true;
+      credentialsChanged();
+      void recheckWaiters().catch((err: unknown) => opts.log.warn({ err }, 'event log resync failed'));
+    },
+    onDisconnected: () => {
+      listening = false;
+      credentialsChanged();
+    },
     onLeadershipLost: () => void sequencer.stop(),
   });
   await listener.start();
@@ -150,6 +174,12 @@ async function startPostgresLog(
     tail,
     get leading() {
       return sequencer.leading;
+    },
+    credentialChanges: {
+      get live() {
+        return listening;
+      },
+      onChange: (listener) => void credentialListeners.push(listener),
     },
     appended(appended: Appended) {
       const ids = 'queued' in appended ? appended.queued : [];
@@ -192,11 +222,12 @@ async function startPostgresLog(
 
 /**
  * The notification channels of one host's log (one PostgreSQL schema): numbered
- * batches are announced on one, queued events on the other.
+ * batches, queued events, and changes to members and member keys.
  */
-export function logChannels(schema: string): { numbered: string; queued: string } {
+export function logChannels(schema: string): { numbered: string; queued: string; credentials: string } {
   const base = `atrium_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
-  return { numbered: `${base}_numbered`, queued: `${base}_queued` };
+  // `credentials` is announced by the triggers of migration 0017, which derive the same name.
+  return { numbered: `${base}_numbered`, queued: `${base}_queued`, credentials: `${base}_credentials` };
 }
 
 /** "ATRL": the session lock held by the node that numbers events. */

@@ -12,6 +12,8 @@ export interface ListenerOptions {
   onConnected(): void;
   /** Called when leadership is lost with the connection. */
   onLeadershipLost(): void;
+  /** Called when the connection is lost: notifications sent from now until onConnected may never arrive. */
+  onDisconnected?(): void;
 }
 
 /**
@@ -106,6 +108,7 @@ export class PgListener {
   private lost(client: pg.Client, err?: Error): void {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
+    this.opts.onDisconnected?.();
     if (this.leader) {
       this.leader = false;
       this.opts.onLeadershipLost();

@@ -35,6 +35,7 @@ export async function authenticate(request: FastifyRequest, op: AnyOperation, ct
   const resolved = await resolveCredential(ctx.db.kysely, presented, {
     stewardKey: ctx.config.stewardKey,
     now: ctx.clock.now(),
+    keys: ctx.memberKeys,
   }).catch((err: unknown) => {
     // A browser keeps a cookie whose session was revoked elsewhere; on operations open
     // to anyone (sign-in above all) it must not lock the person out: treat it as absent.

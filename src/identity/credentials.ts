@@ -5,6 +5,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { toMemberRecord, type MemberRecord } from '../members/records.js';
 import type { MemberStatus } from '../members/tables.js';
 import type { Actor } from './actor.js';
+import type { KeyResolution, MemberKeyCache } from './member-key-cache.js';
 import { MEMBER_KEY_PREFIX, SESSION_TOKEN_PREFIX } from './tokens.js';
 
 export type PresentedCredential =
@@ -25,43 +26,30 @@ export interface StewardAttempt {
  * and reinstating them restores it. A pending agent authenticates; the edge and
  * the services refuse its actions.
  * Lookups go by SHA-256 digest (keys carry 256 random bits), and the steward key
- * is compared in constant time.
+ * is compared in constant time. With `keys`, a member key's resolution may come
+ * from what this node keeps (member-key-cache.ts); suspension is still judged
+ * on every request from what was resolved.
  */
 export async function resolveCredential(
   db: Kysely<DatabaseSchema>,
   presented: PresentedCredential,
-  opts: { stewardKey: string | undefined; now: Date },
+  opts: { stewardKey: string | undefined; now: Date; keys?: MemberKeyCache },
 ): Promise<Actor | StewardAttempt> {
   if (presented.type === 'none') return { kind: 'anonymous' };
   const token = presented.token;
   if (token.startsWith(MEMBER_KEY_PREFIX) && presented.type === 'bearer') {
-    const row = await db
-      .selectFrom('member_keys')
-      .innerJoin('members', 'members.handle', 'member_keys.member_handle')
-      .leftJoin('members as operators', (join) =>
-        join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
-      )
-      .selectAll('members')
-      .select([
-        'member_keys.id as key_id',
-        'member_keys.revoked_ts as key_revoked_ts',
-        'member_keys.last_used_ts',
-        'member_keys.key_hash',
-        'operators.status as operator_status',
-      ])
-      .where('member_keys.key_hash', '=', hashSecret(token))
-      .executeTakeFirst();
-    if (!row || row.key_revoked_ts !== null || !secretsEqual(row.key_hash, hashSecret(token))) {
-      throw unauthenticated('unknown or revoked member key');
-    }
-    const member = toMemberRecord(row);
-    refuseSuspended(member, row.operator_status);
+    const hash = hashSecret(token);
+    const resolution = opts.keys?.get(hash) ?? (await lookUpKey(db, hash, opts.keys));
+    if (!resolution || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('unknown or revoked member key');
+    const member = toMemberRecord(resolution.member);
+    refuseSuspended(member, resolution.operatorStatus);
     // last_used_ts is a coarse hint for the credentials page: refresh it at most once
     // a minute so that reads do not each turn into a write.
-    if (row.last_used_ts === null || Date.parse(row.last_used_ts) < opts.now.getTime() - 60_000) {
-      await db.updateTable('member_keys').set({ last_used_ts: opts.now.toISOString() }).where('id', '=', row.key_id).execute();
+    if (resolution.lastUsedTs === null || Date.parse(resolution.lastUsedTs) < opts.now.getTime() - 60_000) {
+      resolution.lastUsedTs = opts.now.toISOString();
+      await db.updateTable('member_keys').set({ last_used_ts: resolution.lastUsedTs }).where('id', '=', resolution.keyId).execute();
     }
-    return { kind: 'member', member, credential: { type: 'key', id: row.key_id } };
+    return { kind: 'member', member, credential: { type: 'key', id: resolution.keyId } };
   }
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
     const row = await db
@@ -95,6 +83,32 @@ export async function resolveCredential(
   if (presented.type === 'cookie') throw unauthenticated('sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}
+
+/** A live key's resolution from the database (a revoked or unknown key has none); kept when a cache is given. */
+async function lookUpKey(db: Kysely<DatabaseSchema>, hash: string, keys: MemberKeyCache | undefined): Promise<KeyResolution | undefined> {
+  const generation = keys?.generation ?? 0;
+  const row = await db
+    .selectFrom('member_keys')
+    .innerJoin('members', 'members.handle', 'member_keys.member_handle')
+    .leftJoin('members as operators', (join) =>
+      join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
+    )
+    .selectAll('members')
+    .select([
+      'member_keys.id as key_id',
+      'member_keys.revoked_ts as key_revoked_ts',
+      'member_keys.last_used_ts',
+      'member_keys.key_hash',
+      'operators.status as operator_status',
+    ])
+    .where('member_keys.key_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || row.key_revoked_ts !== null) return undefined;
+  const { key_id, key_revoked_ts: _revoked, last_used_ts, key_hash, operator_status, ...member } = row;
+  const resolution: KeyResolution = { member, operatorStatus: operator_status, keyId: key_id, keyHash: key_hash, lastUsedTs: last_used_ts };
+  keys?.put(hash, resolution, generation);
+  return resolution;
 }
 
 /**

@@ -185,7 +185,7 @@ async function authenticateMcp(request: FastifyRequest, ctx: AppContext): Promis
       throw new AtriumError(401, 'a credential is required: send "Authorization: Bearer <member key or sign-in session token>" (cookies are not accepted here)');
     }
     const presented = presentedCredential(request);
-    const resolved = await resolveCredential(ctx.db.kysely, presented, { stewardKey: ctx.config.stewardKey, now: ctx.clock.now() });
+    const resolved = await resolveCredential(ctx.db.kysely, presented, { stewardKey: ctx.config.stewardKey, now: ctx.clock.now(), keys: ctx.memberKeys });
     if (resolved.kind === 'steward_attempt') {
       if (resolved.matches) throw forbidden('the steward key is not accepted over MCP: use a member key or a sign-in session token');
       throw new AtriumError(401, 'unknown or malformed key');

@@ -1,0 +1,78 @@
+import type { MemberTable } from '../members/tables.js';
+import type { MemberStatus } from '../members/tables.js';
+
+/** What a member key resolved to: enough to build the Actor and refuse the suspended without asking again. */
+export interface KeyResolution {
+  member: MemberTable;
+  operatorStatus: MemberStatus | null;
+  keyId: string;
+  keyHash: string;
+  lastUsedTs: string | null;
+}
+
+/** Tells every node that members or member keys changed somewhere (PostgreSQL notifications). */
+export interface CredentialChanges {
+  /** False while this node cannot hear changes (no listener connection): nothing may be kept then. */
+  readonly live: boolean;
+  /** Called on every change heard, and whenever hearing stops or resumes. */
+  onChange(listener: () => void): void;
+}
+
+/** How long a resolution is kept even when no change is heard: a backstop, should a notification ever be lost. */
+export const KEPT_FOR_MS = 30_000;
+const MAX_KEPT = 10_000;
+
+/**
+ * Member-key resolutions this node keeps (docs/identity.md, "Keeping key
+ * resolutions"). On PostgreSQL the lookup is a round trip on every request,
+ * one of the few a write makes; keeping it is safe only because triggers
+ * announce every change to members and member keys (migration 0017) and
+ * every node forgets everything it kept when it hears one, or when its
+ * listener connection drops. The trade-off, stated openly: a key revoked (or
+ * a member suspended) on one node may still be accepted by another node for
+ * the moment the notification takes to arrive, milliseconds; no longer than
+ * KEPT_FOR_MS should it be lost. Sessions are not kept. SQLite has one node
+ * and lookups that cost microseconds, so it keeps nothing.
+ *
+ * A lookup that was already running when a change was heard may carry the
+ * old answer: the generation counter keeps it from being stored.
+ */
+export class MemberKeyCache {
+  private readonly kept = new Map<string, { resolution: KeyResolution; at: number }>();
+  private generationNow = 0;
+
+  constructor(
+    private readonly changes: CredentialChanges,
+    private readonly now: () => number = Date.now,
+  ) {
+    changes.onChange(() => this.forget());
+  }
+
+  /** Pass to `put`: a lookup started before a change is not kept. */
+  get generation(): number {
+    return this.generationNow;
+  }
+
+  get(keyHash: string): KeyResolution | undefined {
+    if (!this.changes.live) return undefined;
+    const entry = this.kept.get(keyHash);
+    if (!entry) return undefined;
+    if (this.now() - entry.at > KEPT_FOR_MS) {
+      this.kept.delete(keyHash);
+      return undefined;
+    }
+    return entry.resolution;
+  }
+
+  put(keyHash: string, resolution: KeyResolution, generation: number): void {
+    if (!this.changes.live || generation !== this.generationNow) return;
+    this.kept.delete(keyHash);
+    this.kept.set(keyHash, { resolution, at: this.now() });
+    if (this.kept.size > MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
+  }
+
+  forget(): void {
+    this.generationNow += 1;
+    this.kept.clear();
+  }
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MemberKeyCache, KEPT_FOR_MS, type CredentialChanges, type KeyResolution } from '../src/identity/member-key-cache.js';
+import { hashSecret } from '../src/shared/secrets.js';
+import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
+import { backends, startServer, type TestServer } from './support/server.js';
+
+/**
+ * Member-key resolutions a node keeps (docs/identity.md, "Keeping key
+ * resolutions"). On PostgreSQL a second node keeps what the first request
+ * resolved, and forgets it when a key is revoked or a member suspended on the
+ * other node: the test waits for that node to hear the change (never for
+ * time), then shows the key refused there. SQLite keeps nothing.
+ */
+for (const backend of backends()) {
+  describe(`member-key resolutions kept per node (${backend})`, () => {
+    let first: TestServer;
+    /** Another node of the same database on PostgreSQL; the same node on SQLite. */
+    let second: TestServer;
+
+    before(async () => {
+      first = await startServer(backend);
+      second = backend === 'postgres' ? await startServer(backend, { shareWith: first }) : first;
+    });
+    after(async () => {
+      if (second !== first) await second.stop();
+      await first.stop();
+    });
+
+    /**
+     * Resolves once `server` keeps nothing for `key`, checked now and as each
+     * change is heard. Called after the write committed: from then on the
+     * node must look the key up again, and the database has the write.
+     */
+    const forgotten = (server: TestServer, key: string): Promise<void> => {
+      const gone = () => server.app.ctx.memberKeys.get(hashSecret(key)) === undefined;
+      if (gone()) return Promise.resolve();
+      return new Promise((resolve) => server.app.ctx.events.credentialChanges.onChange(() => gone() && resolve()));
+    };
+
+    // A node that never hears the change would wait forever: the bound turns that into a failure.
+    const HEARD_WITHIN = { timeout: 60_000 };
+
+    it('keeps a resolution on PostgreSQL only, and refuses a key revoked on another node', HEARD_WITHIN, async () => {
+      const ada = await first.human('ada');
+      const key = await seedMemberKey(first, 'ada');
+      assert.equal((await second.request('GET', '/v0/me', { token: key })).status, 200);
+      const kept = second.app.ctx.memberKeys.get(hashSecret(key));
+      if (backend === 'postgres') assert.equal(kept?.member.handle, 'ada');
+      else assert.equal(kept, undefined);
+
+      const credentials = await first.request('GET', '/v0/credentials', { token: ada.session });
+      const id = (credentials.body.credentials as Array<{ id: string }>)[0]!.id;
+      assert.equal((await first.request('POST', `/v0/credentials/${id}/revoke`, { token: ada.session })).status, 200);
+      await forgotten(second, key);
+      const refused = await second.request('GET', '/v0/me', { token: key });
+      assert.equal(refused.status, 401);
+    });
+
+    it('refuses an agent on another node once its operator is suspended, whoever wrote the change', HEARD_WITHIN, async () => {
+      await first.human('otto');
+      const agent = await seedAgent(first, 'otto-bot', 'otto', 'active');
+      assert.equal((await second.request('GET', '/v0/me', { token: agent.key })).status, 200);
+      if (backend === 'postgres') assert.equal(second.app.ctx.memberKeys.get(hashSecret(agent.key))?.operatorStatus, 'active');
+      // A bare UPDATE, as no service writes it: the database announces it all the same.
+      await setMemberStatus(first, 'otto', 'suspended');
+      await forgotten(second, agent.key);
+      const refused = await second.request('GET', '/v0/me', { token: agent.key });
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.detail, /operator otto is suspended/);
+    });
+  });
+}
+
+describe('member-key cache rules', () => {
+  const resolution = (): KeyResolution => ({
+    member: {
+      handle: 'ada',
+      type: 'human',
+      display_name: 'Ada',
+      operator: null,
+      operator_confirmed: 0,
+      capabilities: '[]',
+      status: 'active',
+      email: null,
+      email_verified: 0,
+      created_ts: '2026-01-01T00:00:00.000Z',
+      updated_ts: '2026-01-01T00:00:00.000Z',
+    },
+    operatorStatus: null,
+    keyId: 'key-1',
+    keyHash: 'hash-1',
+    lastUsedTs: null,
+  });
+  const changes = (): CredentialChanges & { live: boolean; fire(): void } => {
+    const listeners: Array<() => void> = [];
+    return { live: true, onChange: (l) => void listeners.push(l), fire: () => listeners.forEach((l) => l()) };
+  };
+
+  it('does not keep an answer looked up before a change was heard', () => {
+    const heard = changes();
+    const cache = new MemberKeyCache(heard);
+    const started = cache.generation;
+    heard.fire();
+    cache.put('hash-1', resolution(), started);
+    assert.equal(cache.get('hash-1'), undefined);
+    cache.put('hash-1', resolution(), cache.generation);
+    assert.equal(cache.get('hash-1')?.keyId, 'key-1');
+  });
+
+  it('keeps nothing while changes cannot be heard, and nothing past its time', () => {
+    const heard = changes();
+    let now = 0;
+    const cache = new MemberKeyCache(heard, () => now);
+    cache.put('hash-1', resolution(), cache.generation);
+    heard.live = false;
+    assert.equal(cache.get('hash-1'), undefined);
+    heard.live = true;
+    assert.equal(cache.get('hash-1')?.keyId, 'key-1');
+    now = KEPT_FOR_MS + 1;
+    assert.equal(cache.get('hash-1'), undefined);
+  });
+});
