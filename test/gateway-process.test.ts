@@ -4,10 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startEmbeddedGateway } from '../src/cli/embedded-gateway.js';
+import { loadConfig } from '../src/config.js';
 import { loadGatewayConfig } from '../src/gateway/config.js';
 import { GatewayConfigError } from '../src/gateway/errors.js';
 import { CliRunner } from './support/cli.js';
-import { destinationFor, startUpstream, type DestinationEntry, type Upstream } from './support/gateway.js';
+import { childEnv, destinationFor, startUpstream, ticketRequest, type DestinationEntry, type Upstream } from './support/gateway.js';
 
 const SECRET = 'sk-provider-secret-process-0123';
 const ISSUER_KEY = 'issuer-key-for-tests-0123456789abcdef';
@@ -166,6 +168,29 @@ describe('atrium serve with an embedded gateway', () => {
     assert.equal(ended.code, 0, ended.stderr);
     assert.equal(await answers(`${gatewayUrl!}/healthz`), false, 'the gateway stopped with the service');
     assert.ok(!(ended.stdout + ended.stderr).includes(SECRET));
+  });
+
+  it('hands the service the issuer key and the address, and takes the secret variables out of its environment', async () => {
+    const env = childEnv(serveEnv([destinationFor(upstream)], { OTHER_SETTING: 'kept' }));
+    const config = loadConfig(env);
+    const gateway = await startEmbeddedGateway(config, env);
+    try {
+      assert.ok(gateway);
+      assert.match(config.gateway.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(gateway.url, config.gateway.url);
+      assert.ok((config.gateway.issuerKey ?? '').length >= 32);
+      assert.equal(env.PROVIDER_KEY, undefined, 'the service no longer holds the secret');
+      assert.equal(env.OTHER_SETTING, 'kept');
+      const ticket = await fetch(`${config.gateway.url}/v1/tickets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${config.gateway.issuerKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(ticketRequest(upstream.url('/v1/x'))),
+      });
+      assert.equal(ticket.status, 201, 'the gateway accepts the key the service was given');
+    } finally {
+      await gateway?.stop();
+    }
+    assert.equal(await answers(`${config.gateway.url}/healthz`), false);
   });
 
   it('exits non-zero, without listening, when the gateway cannot start', async () => {
