@@ -57,6 +57,15 @@ for (const backend of backends()) {
       assert.equal(refused.status, 401);
     });
 
+    it('refuses a key from the next request on, on the node that revoked it', async () => {
+      const bea = await first.human('bea');
+      const key = await seedMemberKey(first, 'bea');
+      assert.equal((await first.request('GET', '/v0/me', { token: key })).status, 200);
+      const id = ((await first.request('GET', '/v0/credentials', { token: bea.session })).body.credentials as Array<{ id: string }>)[0]!.id;
+      assert.equal((await first.request('POST', `/v0/credentials/${id}/revoke`, { token: bea.session })).status, 200);
+      assert.equal((await first.request('GET', '/v0/me', { token: key })).status, 401);
+    });
+
     it('refuses an agent on another node once its operator is suspended, whoever wrote the change', HEARD_WITHIN, async () => {
       await first.human('otto');
       const agent = await seedAgent(first, 'otto-bot', 'otto', 'active');

@@ -213,7 +213,11 @@ export const revokeCredential = defineOperation({
   idempotent: true,
   handler: async ({ params, actor, ctx }) => {
     const caller = requireSession(actor);
-    return ctx.db.transaction((tx) => revokeApiCredential(tx, caller.member.handle, params.id));
+    return ctx.db.transaction((tx) => {
+      // Other nodes hear of it from the database; this one forgets at once (docs/identity.md, "Keeping key resolutions").
+      tx.afterCommit(() => ctx.memberKeys.forget());
+      return revokeApiCredential(tx, caller.member.handle, params.id);
+    });
   },
 });
 

@@ -122,7 +122,11 @@ function statusMove(move: MemberMove, path: string, summary: string, description
     errors: [401, 403, 404, 409],
     destructive: move === 'suspend',
     handler: async ({ params, actor, ctx }) => {
-      const member = await ctx.db.transaction((tx) => moveMember(tx, actor, params.handle, move));
+      const member = await ctx.db.transaction((tx) => {
+        // Other nodes hear of it from the database; this one forgets at once (docs/identity.md, "Keeping key resolutions").
+        tx.afterCommit(() => ctx.memberKeys.forget());
+        return moveMember(tx, actor, params.handle, move);
+      });
       return viewFor(actor, member, ctx.config.baseUrl);
     },
   });
