@@ -30,6 +30,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (issuerKey.length < MIN_KEY_LENGTH) throw new GatewayConfigError(`ATRIUM_GATEWAY_ISSUER_KEY must be set to at least ${MIN_KEY_LENGTH} characters`);
   const auditKey = env.ATRIUM_GATEWAY_AUDIT_KEY || undefined;
   if (auditKey !== undefined && auditKey.length < MIN_KEY_LENGTH) throw new GatewayConfigError(`ATRIUM_GATEWAY_AUDIT_KEY must be at least ${MIN_KEY_LENGTH} characters`);
+  // The issuer and the audit reader are different parties; one key for both would let the service read the ledger.
+  if (auditKey === issuerKey) throw new GatewayConfigError('ATRIUM_GATEWAY_AUDIT_KEY must differ from ATRIUM_GATEWAY_ISSUER_KEY');
   const dataDir = resolve(env.ATRIUM_DATA_DIR || './data');
   const databaseUrl = env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(dataDir, 'gateway.db')}`;
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) throw new GatewayConfigError('ATRIUM_GATEWAY_DATABASE_URL must start with sqlite: or postgres://');
