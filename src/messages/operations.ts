@@ -48,7 +48,7 @@ export const postMessage = defineOperation({
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { channel: params.channel }, prepared),
+      messages.postMessage(tx, actor, params.slug, { channel: params.channel }, prepared),
     );
   },
 });
@@ -94,7 +94,7 @@ export const sendDirectMessage = defineOperation({
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, await getSpace(tx.db, params.slug), { direct: body.to }, prepared),
+      messages.postMessage(tx, actor, params.slug, { direct: body.to }, prepared),
     );
   },
 });

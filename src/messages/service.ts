@@ -4,7 +4,7 @@
  * task's discussion. Other capabilities post and list through this API:
  *
  *   prepareBody(ctx.mentions, text): Promise<PreparedBody>   (outside any transaction)
- *   postMessage(tx, actor, space, target, body: PreparedBody): Promise<Message>
+ *   postMessage(tx, actor, slug, target, body: PreparedBody): Promise<Message>
  *   listMessages(db, actor, space, target, { before?, limit? }): Promise<Message[]>
  *
  *   target: { channel: name } | { direct: other member's handle } | { task: id }
@@ -20,8 +20,8 @@
  * the task exists in this Space and that the caller may discuss it, then calls
  * in. Request and response schemas to reuse: src/messages/schemas.ts.
  */
-import type { Kysely } from 'kysely';
-import { getChannel } from '../channels/records.js';
+import { sql, type Kysely } from 'kysely';
+import { findChannel, getChannel } from '../channels/records.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
 import { requireActiveMember } from '../roles/authority.js';
@@ -29,7 +29,7 @@ import { AtriumError, forbidden, invalid, notFound } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import type { MembershipState } from '../spaces/tables.js';
 import { getSpace } from '../spaces/service.js';
-import type { SpaceRecord } from '../spaces/records.js';
+import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
@@ -103,19 +103,19 @@ export async function prepareMessage(
 export async function postMessage(
   tx: Tx,
   actor: Actor,
-  space: SpaceRecord,
+  slug: string,
   target: MessageTarget,
   prepared: PreparedBody,
 ): Promise<Message> {
   const body = prepared.text;
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
-  const held = await holdMemberships(tx, space.slug, participants);
+  const { space, held, channelFound } = await openPost(tx, slug, participants, 'channel' in target ? target.channel : undefined);
   const known = held && actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined;
   const author = (await requireAct(tx.db, actor, space, known)).member.handle;
   checkBody(body);
   requireActiveSpace(space);
-  const placement = await place(tx, author, space, target, prepared.candidates);
+  const placement = await place(tx, author, space, target, prepared.candidates, channelFound);
 
   const row = await tx.db
     .insertInto('messages')
@@ -159,9 +159,9 @@ export async function postMessage(
   return message;
 }
 
-async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, candidates: string[]): Promise<Placement> {
+async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, candidates: string[], channelFound: boolean): Promise<Placement> {
   if ('channel' in target) {
-    await getChannel(tx.db, space.slug, target.channel);
+    if (!channelFound) throw notFound(`no channel ${target.channel} in Space ${space.slug}`);
     const mentioned = await resolveMentions(tx.db, candidates, author);
     return { channel: target.channel, task_id: null, direct: null, mentioned, subject: `channel:${target.channel}` };
   }
@@ -197,23 +197,44 @@ async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, spac
 }
 
 /**
- * On PostgreSQL, holds the participants' membership rows until commit, so a
- * removal from the Space cannot commit between the admission check and the
- * message: it waits, and the message is ordered before it. SQLite serialises
- * writers already.
+ * What a post needs before it writes: the Space (404 if none), whether the
+ * target channel exists, and on PostgreSQL the participants' membership rows,
+ * held until commit so a removal from the Space cannot commit between the
+ * admission check and the message (it waits, and the message is ordered
+ * before it). On PostgreSQL all three come in one statement: a post's round
+ * trips are most of its cost there (docs/messages.md, "What a post costs").
+ * SQLite serialises writers already, and its queries cost microseconds.
  */
-async function holdMemberships(tx: Tx, space: string, handles: string[]): Promise<Map<string, MembershipState> | undefined> {
-  if (tx.dialect !== 'postgres' || handles.length === 0) return undefined;
-  const rows = await tx.db
-    .selectFrom('space_memberships')
-    .select(['member_handle', 'state'])
-    .where('space', '=', space)
-    .where('member_handle', 'in', [...handles].sort())
-    .orderBy('member_handle')
-    .forShare()
-    .execute();
-  // The states as locked: the gate reads them instead of asking again.
-  return new Map(rows.map((row) => [row.member_handle, row.state]));
+async function openPost(
+  tx: Tx,
+  slug: string,
+  participants: string[],
+  channel: string | undefined,
+): Promise<{ space: SpaceRecord; held: Map<string, MembershipState> | undefined; channelFound: boolean }> {
+  if (tx.dialect !== 'postgres') {
+    const space = await getSpace(tx.db, slug);
+    return { space, held: undefined, channelFound: channel === undefined || (await findChannel(tx.db, slug, channel)) !== undefined };
+  }
+  const handles = [...participants].sort();
+  const row = await tx.db
+    .selectFrom('spaces as s')
+    .selectAll('s')
+    .select((eb) => [
+      // Locked in handle order, as every writer that holds several membership rows does.
+      handles.length === 0
+        ? sql<null>`null`.as('held')
+        : sql<Array<[string, MembershipState]> | null>`(select json_agg(json_build_array(m.member_handle, m.state)) from (
+            select member_handle, state from space_memberships where space = s.slug and member_handle in (${sql.join(handles)})
+            order by member_handle for share) m)`.as('held'),
+      channel === undefined
+        ? sql<boolean>`true`.as('channel_found')
+        : eb.exists(eb.selectFrom('channels as c').select('c.name').whereRef('c.space', '=', 's.slug').where('c.name', '=', channel)).as('channel_found'),
+    ])
+    .where('s.slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) throw notFound(`no such Space: ${slug}`);
+  const { held, channel_found, ...space } = row;
+  return { space: toSpaceRecord(space), held: new Map(held ?? []), channelFound: Boolean(channel_found) };
 }
 
 function conversation(a: string, b: string): [string, string] {

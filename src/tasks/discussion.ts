@@ -29,8 +29,8 @@ async function taskSpace(db: Kysely<DatabaseSchema>, actor: Actor, slug: string,
 }
 
 export async function discussTask(tx: Tx, actor: Actor, slug: string, id: number, body: PreparedBody): Promise<Message> {
-  const space = await taskSpace(tx.db, actor, slug, id);
-  return postMessage(tx, actor, space, { task: id }, body);
+  await taskSpace(tx.db, actor, slug, id);
+  return postMessage(tx, actor, slug, { task: id }, body);
 }
 
 export async function taskDiscussion(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, id: number, page: MessagePage): Promise<Message[]> {
