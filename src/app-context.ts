@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { CredentialConnections } from './credentials/connections.js';
 import type { AddressPolicy } from './egress/address-policy.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MentionParser } from './messages/mention-parser.js';
@@ -38,4 +39,6 @@ export interface AppContext {
   webhookKeys: WebhookSigningKeys;
   /** This node's webhook worker (docs/webhooks.md): told when something became sendable. */
   webhooks: WebhookDispatch;
+  /** The host's credential connections (ATRIUM_CREDENTIAL_CONNECTIONS), checked at start (docs/gateway.md). */
+  credentialConnections: CredentialConnections;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
+import { loadCredentialConnections } from './credentials/connections.js';
 import { buildHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
 import { addressPolicy } from './egress/address-policy.js';
@@ -47,6 +48,8 @@ export interface App {
 export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext & { webhooks: WebhookWorker; close(): Promise<void> }> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  // Read before the database opens: a malformed file stops the start with nothing else begun.
+  const credentialConnections = loadCredentialConnections(config.credentialConnectionsPath);
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
   let events: EventLog;
@@ -84,6 +87,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     log,
     egress: addressPolicy(config.egressAllowCidrs),
     webhookKeys,
+    credentialConnections,
   };
   // Built here so every context can tell it of new work; only serving nodes start it (createApp).
   const webhooks = new WebhookWorker(ctx);

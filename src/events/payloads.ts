@@ -128,6 +128,26 @@ export const EVENT_PAYLOAD_FIELDS = {
   pin_proposed: { id: TaskId, resource_id: ResourceId, proposed_by: Handle, rationale: Reason('Why the proposer wants it pinned.') },
   pin_proposal_accepted: { id: TaskId, resource_id: ResourceId, proposed_by: Handle },
   pin_proposal_declined: { id: TaskId, resource_id: ResourceId, proposed_by: Handle, reason: Reason('Why it was declined.') },
+  // Credential events name the request by method and host only: query, header and body values never enter the log.
+  credential_approval_created: {
+    id: Type.String({ description: 'The approval id.' }),
+    connection_id: Type.String(),
+    member_handle: Handle,
+    task_id: Type.Union([TaskId, Type.Null()]),
+    run_id: Type.String(),
+    method: Type.String(),
+    host: Type.String({ description: 'The host (and port) of the approved URL; never its path or query.' }),
+    expires_ts: Type.String({ format: 'date-time' }),
+  },
+  credential_ticket_issued: {
+    connection_id: Type.String(),
+    run_id: Type.String(),
+    task_id: Type.Union([TaskId, Type.Null()]),
+    approval_id: Type.Union([Type.String(), Type.Null()]),
+    method: Type.String(),
+    host: Type.String({ description: 'The host (and port) of the request URL; never its path or query.' }),
+    expires_ts: Type.String({ format: 'date-time', description: "When the ticket's one use expires." }),
+  },
 } satisfies Record<string, TProperties>;
 
 type PayloadFields = typeof EVENT_PAYLOAD_FIELDS;
@@ -172,6 +192,8 @@ export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
   pin_proposed: 'A member proposed pinning a Resource.',
   pin_proposal_accepted: 'An Owner/Host accepted a pin proposal.',
   pin_proposal_declined: 'An Owner/Host declined a pin proposal.',
+  credential_approval_created: 'An Owner/Host approved one exact external request for a member.',
+  credential_ticket_issued: 'The credential gateway issued a ticket for one exact external request of a member.',
 };
 
 /**

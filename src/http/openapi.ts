@@ -34,7 +34,9 @@ const ERROR_RESPONSE_NAMES: Record<string, string> = {
   '422': 'ValidationFailed',
   '429': 'TooManyRequests',
   '500': 'InternalError',
+  '502': 'BadGateway',
   '503': 'Unavailable',
+  '504': 'GatewayTimeout',
 };
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -50,7 +52,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
     'nests deeper than 64 levels, or holds text with a NUL character or an unpaired surrogate; or an `Idempotency-Key` is malformed or was used with another body. ' +
     '`detail` names the field.',
   429: 'Too many requests; retry later.',
+  502: 'An upstream service answered badly or too much (credential calls: `upstream_error`, `response_too_large`).',
   503: 'The host is busy; retry after the `Retry-After` seconds.',
+  504: 'An upstream service did not answer in time (credential calls: `upstream_timeout`).',
 };
 
 const SECURITY_NAMES: Record<CredentialScheme, string[]> = {

@@ -62,7 +62,8 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
     const schema = op.success.schema;
     if (!schema) return { content: [{ type: 'text', text: `Done (${status}).` }], _meta: meta };
     const json = caller.serialize(schema, result);
-    const slug = input.params.slug;
+    // Credential paths name the Space `space`, as the protocol's credential tools do.
+    const slug = input.params.slug ?? input.params.space;
     const wrapped = envelope(json, schema, bound.sharedSchemas, { operation: op.name, space: typeof slug === 'string' ? slug : null });
     return { content: [{ type: 'text', text: wrapped.text }], structuredContent: wrapped.structuredContent, _meta: meta };
   } catch (err) {

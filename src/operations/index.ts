@@ -21,6 +21,8 @@ import { pinOperations } from '../pins/operations.js';
 import { pinSchemas } from '../pins/schemas.js';
 import { webhookOperations } from '../webhooks/operations.js';
 import { webhookSchemas } from '../webhooks/schemas.js';
+import { credentialOperations } from '../credentials/operations.js';
+import { credentialSchemas } from '../credentials/schemas.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -40,6 +42,7 @@ export const sharedSchemas: TSchema[] = [
   ...resourceSchemas,
   ...pinSchemas,
   ...webhookSchemas,
+  ...credentialSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -58,6 +61,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...resourceOperations,
     ...pinOperations,
     ...webhookOperations,
+    ...credentialOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

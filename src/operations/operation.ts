@@ -19,7 +19,7 @@ export const OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['member_key', 'sessio
 export const SIGNED_IN_OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 'steward_key'];
 export const ANY_CREDENTIAL: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
 
-export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
+export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 504;
 
 /**
  * What an operation may do to the response beyond its body, kept free of any

@@ -16,6 +16,7 @@ export const TAGS = {
   Resources: 'Versioned Markdown Resources.',
   Pins: 'The front page: pins, repository pins and pin proposals.',
   Webhooks: 'Signed wake-ups that say new events exist: signing keys, endpoints, subscriptions and deliveries.',
+  Credentials: 'Approved external calls through the credential gateway: connections, approvals, calls and tickets.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

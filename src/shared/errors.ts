@@ -6,7 +6,7 @@
  */
 export class AtriumError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
   ) {

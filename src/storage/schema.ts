@@ -13,6 +13,7 @@ import type { RateLimitsTables } from '../shared/rate-limit.js';
 import type { HostSecretsTables } from '../shared/client-address.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { IdempotencyKeysTables } from '../shared/idempotency-keys.js';
+import type { CredentialsTables } from '../credentials/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -29,4 +30,5 @@ export type DatabaseSchema = MembersTables &
   RateLimitsTables &
   HostSecretsTables &
   WebhooksTables &
-  IdempotencyKeysTables;
+  IdempotencyKeysTables &
+  CredentialsTables;

@@ -14,6 +14,7 @@ import { registerResources } from './resources.js';
 import { registerPins } from './pins.js';
 import { registerMcpConfig } from './mcp.js';
 import { registerWebhookCommands } from './webhooks.js';
+import { registerExternalCallCommands } from './external-calls.js';
 
 interface CommonOptions {
   host?: string;
@@ -138,6 +139,7 @@ export function registerClientCommands(program: Command): void {
   registerResources(program);
   registerPins(program);
   registerWebhookCommands(program);
+  registerExternalCallCommands(program);
 
   client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host or steward key)")
     .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)

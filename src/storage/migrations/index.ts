@@ -15,6 +15,7 @@ import * as webhookSigningKeys from './0012-webhook-signing-keys.js';
 import * as webhookEndpoints from './0013-webhook-endpoints.js';
 import * as webhookSubscriptions from './0014-webhook-subscriptions.js';
 import * as idempotencyKeys from './0015-idempotency-keys.js';
+import * as credentialApprovals from './0016-credential-approvals.js';
 import * as credentialChangeNotices from './0017-credential-change-notices.js';
 
 interface DialectMigration {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0013-webhook-endpoints': webhookEndpoints,
   '0014-webhook-subscriptions': webhookSubscriptions,
   '0015-idempotency-keys': idempotencyKeys,
+  '0016-credential-approvals': credentialApprovals,
   '0017-credential-change-notices': credentialChangeNotices,
 };
 

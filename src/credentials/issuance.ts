@@ -1,0 +1,207 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AppContext } from '../app-context.js';
+import type { Actor, MemberActor } from '../identity/actor.js';
+import { base32 } from '../shared/ids.js';
+import type { CallResult, ExternalRequest, TicketIssueRequest } from '../shared/gateway-wire.js';
+import { principalOf } from '../tasks/provenance.js';
+import type { Tx } from '../storage/database.js';
+import { checkPurpose, judgeApproval } from './approvals.js';
+import { admitsMember, type CredentialConnection } from './connections.js';
+import { canonicalRequest, type CanonicalRequest } from './external-request.js';
+import { callWithTicket, issueTicket } from './gateway-client.js';
+import { refuse } from './refusal.js';
+import { admittedMember } from './space-access.js';
+
+/** The body of a credential call or ticket request (the caller's side of the protocol's call fields). */
+export interface CallInput {
+  connection_id: string;
+  run_id?: string;
+  purpose: string;
+  task_id?: number;
+  approval_id?: string;
+  ttl_seconds?: number;
+  request: ExternalRequest;
+}
+
+/** No ticket lives longer than five minutes, whatever a connection allows. */
+export const TICKET_TTL_CEILING = 300;
+/** Tickets are meant to be used at once; a caller that needs longer asks. */
+export const DEFAULT_TICKET_TTL = 30;
+
+export interface IssuedTicket {
+  ticket: string;
+  expires_ts: string;
+  run_id: string;
+}
+
+/** Everything checked and reserved, ready for the gateway. */
+interface Reservation {
+  member: MemberActor;
+  connection: CredentialConnection;
+  request: CanonicalRequest;
+  runId: string;
+  taskId: number | null;
+  approvalId: string | null;
+  ttl: number;
+  /** The accountable principal as a member id, read with the rest so nothing can fail between reserving and asking. */
+  operator: string | null;
+}
+
+/**
+ * Issues a ticket for one exact request (docs/gateway.md, "The service side").
+ *
+ * Order matters, in three steps:
+ * 1. One transaction checks the caller, Space, connection, request, task,
+ *    approval and run, then consumes the approval and reserves the run id.
+ *    The approval's conditional update and the run's primary key decide every
+ *    race: of two calls presenting one approval, exactly one gets past here.
+ * 2. Only then is the gateway asked, outside any transaction (a database
+ *    transaction held across a network call would stall every writer of an
+ *    embedded database for as long as the gateway takes).
+ * 3. A refusal or an unreachable gateway releases both in a second
+ *    transaction, so refusals use nothing up; an issued ticket turns the
+ *    reservation into a used run and records `credential_ticket_issued`.
+ * A process that dies between 1 and 3 leaves the approval and run id used:
+ * a ticket may exist, and failing closed is the safe side. The gateway's
+ * ledger says whether one was issued.
+ */
+export async function issueCredentialTicket(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
+  const runId = input.run_id ?? newRunId();
+  const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
+  const { member, connection, request } = reservation;
+  const issueRequest: TicketIssueRequest = {
+    request_id: randomUUID(),
+    space: slug,
+    connection_id: connection.id,
+    destination_id: connection.destinationId,
+    member: memberId(ctx, member.member.handle),
+    member_type: member.member.type,
+    operator: reservation.operator,
+    task_id: reservation.taskId,
+    run_id: runId,
+    purpose: input.purpose,
+    approval_id: reservation.approvalId,
+    ttl_seconds: reservation.ttl,
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body_base64: request.body.toString('base64') } : {}),
+    },
+  };
+  let issued: { ticket: string; expires_ts: string };
+  try {
+    issued = await issueTicket(ctx.config.gateway, issueRequest, ctx.log);
+  } catch (err) {
+    await ctx.db.transaction((tx) => release(tx, member.member.handle, runId, reservation.approvalId));
+    throw err;
+  }
+  await ctx.db.transaction(async (tx) => {
+    await tx.db
+      .updateTable('credential_runs')
+      .set({ state: 'issued', issued_ts: tx.now.toISOString() })
+      .where('member_handle', '=', member.member.handle)
+      .where('run_id', '=', runId)
+      .execute();
+    tx.emit({
+      type: 'credential_ticket_issued',
+      space: slug,
+      actor: { handle: member.member.handle },
+      subjects: [`space:${slug}`, `member:${member.member.handle}`, ...(reservation.taskId !== null ? [`task:${reservation.taskId}`] : [])],
+      payload: {
+        connection_id: connection.id,
+        run_id: runId,
+        task_id: reservation.taskId,
+        approval_id: reservation.approvalId,
+        method: request.method,
+        host: request.host,
+        expires_ts: issued.expires_ts,
+      },
+    });
+  });
+  ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
+  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId };
+}
+
+/** The preferred path: the service uses the ticket itself, so it never reaches the caller. */
+export async function callExternalService(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<CallResult & { run_id: string }> {
+  const issued = await issueCredentialTicket(ctx, actor, slug, input);
+  const result = await callWithTicket(ctx.config.gateway, issued.ticket, ctx.log);
+  return { run_id: issued.run_id, ...result };
+}
+
+async function reserve(tx: Tx, ctx: AppContext, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
+  const { member } = await admittedMember(tx.db, actor, slug, { active: true });
+  const me = member.member.handle;
+  const connection = ctx.credentialConnections.find(slug, input.connection_id);
+  if (!connection || !admitsMember(connection, member.member)) {
+    throw refuse('connection_not_found', `Space ${slug} has no connection ${input.connection_id} that ${me} may use`);
+  }
+  checkPurpose(input.purpose);
+  const request = canonicalRequest(input.request);
+
+  const taskId = input.task_id ?? null;
+  if (taskId === null && connection.requireTask) throw refuse('task_required', `connection ${connection.id} needs the task_id of a task you have claimed`);
+  if (taskId !== null) {
+    const task = await tx.db.selectFrom('tasks').select(['claimant', 'status']).where('space', '=', slug).where('id', '=', taskId).executeTakeFirst();
+    if (!task || task.claimant !== me) throw refuse('task_not_claimed', `${me} holds no claim on task ${taskId} of Space ${slug}`);
+  }
+
+  const approvalId = input.approval_id ?? null;
+  if (approvalId === null && connection.approvalRequiredMethods.includes(request.method)) {
+    throw refuse('approval_required', `${request.method} through connection ${connection.id} needs an approval_id from an Owner or Host`);
+  }
+  if (approvalId !== null) {
+    const row = await tx.db.selectFrom('credential_approvals').selectAll().where('id', '=', approvalId).executeTakeFirst();
+    judgeApproval(row, { space: slug, connection_id: connection.id, member_handle: me, task_id: taskId, run_id: runId, purpose: input.purpose, request }, tx.now);
+  }
+
+  const used = await tx.db.selectFrom('credential_runs').select('state').where('member_handle', '=', me).where('run_id', '=', runId).executeTakeFirst();
+  if (used) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once (reconcile with the provider instead of repeating it)`);
+
+  if (approvalId !== null) {
+    const consumed = await tx.db
+      .updateTable('credential_approvals')
+      .set({ consumed_ts: tx.now.toISOString() })
+      .where('id', '=', approvalId)
+      .where('consumed_ts', 'is', null)
+      .executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw refuse('approval_consumed', `approval ${approvalId} has already been used`);
+  }
+  const reserved = await tx.db
+    .insertInto('credential_runs')
+    .values({
+      member_handle: me,
+      run_id: runId,
+      space: slug,
+      connection_id: connection.id,
+      approval_id: approvalId,
+      state: 'reserved',
+      reserved_ts: tx.now.toISOString(),
+      issued_ts: null,
+    })
+    .onConflict((oc) => oc.columns(['member_handle', 'run_id']).doNothing())
+    .returning('run_id')
+    .executeTakeFirst();
+  if (!reserved) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once`);
+
+  const ttl = Math.min(input.ttl_seconds ?? DEFAULT_TICKET_TTL, connection.maxTtlSeconds, TICKET_TTL_CEILING);
+  const principal = await principalOf(tx.db, member.member);
+  const operator = principal === null ? null : memberId(ctx, principal);
+  return { member, connection, request, runId, taskId, approvalId, ttl, operator };
+}
+
+/** Undoes a reservation the gateway did not turn into a ticket. */
+async function release(tx: Tx, handle: string, runId: string, approvalId: string | null): Promise<void> {
+  await tx.db.deleteFrom('credential_runs').where('member_handle', '=', handle).where('run_id', '=', runId).where('state', '=', 'reserved').execute();
+  if (approvalId !== null) await tx.db.updateTable('credential_approvals').set({ consumed_ts: null }).where('id', '=', approvalId).execute();
+}
+
+/** A fresh run id: 128 random bits, in the run-id alphabet. */
+function newRunId(): string {
+  return `run-${base32(randomBytes(16))}`;
+}
+
+function memberId(ctx: AppContext, handle: string): string {
+  return `${ctx.config.baseUrl}/v0/members/${handle}`;
+}

@@ -1,0 +1,320 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { createApp, type App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startSession } from '../src/identity/sessions.js';
+import { createHuman } from '../src/members/service.js';
+import { assignRole } from '../src/roles/service.js';
+import { answers, destinationFor, startGateway, startUpstream, type TestGateway, type Upstream } from './support/gateway.js';
+import { ContractChecker } from './support/contract.js';
+import { seedAgent } from './support/seed.js';
+import { backends, freePort, STEWARD_KEY, withPg, type Backend, type TestServer } from './support/server.js';
+
+/**
+ * The service and the real gateway together (the gateway as `atrium gateway`
+ * in a child process, in front of a provider on loopback): a brokered call
+ * reaches the provider with the provider's credential and nothing of the
+ * caller's, while the service's database, event feed and log never hold that
+ * credential, a ticket, or a query value. Every answer is checked against the
+ * served contract.
+ */
+
+const PROVIDER_SECRET = `provider-secret-${randomBytes(12).toString('hex')}`;
+const QUERY_SECRET = `q${randomBytes(8).toString('hex')}`;
+
+// Answers are picked apart field by field; the contract check validated their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+interface LoggedServer {
+  url: string;
+  app: App;
+  /** Every line the service logged, as written. */
+  log: string[];
+  request(method: string, path: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; body: Json }>;
+  /** Every row of every table, as text. */
+  everything(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A real server on loopback, as test/support/server.ts starts one, but logging at debug level into memory. */
+async function startLoggedServer(backend: Backend, env: Record<string, string>): Promise<LoggedServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-credentials-e2e-'));
+  let schema: string | undefined;
+  let databaseUrl = `sqlite:${join(dir, 'atrium.db')}`;
+  if (backend === 'postgres') {
+    databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL!;
+    schema = `atrium_test_${randomBytes(6).toString('hex')}`;
+    await withPg(databaseUrl, (c) => c.query(`create schema ${schema}`));
+  }
+  const log: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      log.push(...chunk.toString().split('\n').filter((l) => l !== ''));
+      done();
+    },
+  });
+  const config = loadConfig({
+    ATRIUM_PORT: String(port),
+    ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
+    ATRIUM_DATABASE_URL: databaseUrl,
+    ATRIUM_STEWARD_KEY: STEWARD_KEY,
+    ...env,
+  });
+  config.dataDir = dir;
+  const app = await createApp(config, { log: createLogger('debug', sink), ...(schema ? { databaseSchema: schema } : {}) });
+  await app.http.listen({ host: '127.0.0.1', port });
+  const url = `http://127.0.0.1:${port}`;
+  const contract = new ContractChecker((await (await fetch(`${url}/v0/openapi.json`)).json()) as ConstructorParameters<typeof ContractChecker>[0]);
+  return {
+    url,
+    app,
+    log,
+    async request(method, path, opts = {}) {
+      const res = await fetch(url + path, {
+        method,
+        headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+      });
+      const text = await res.text();
+      const body = text === '' ? undefined : JSON.parse(text);
+      contract.check(method, path, res.status, body);
+      return { status: res.status, body };
+    },
+    async everything() {
+      const db = app.ctx.db.kysely;
+      const tables =
+        backend === 'sqlite'
+          ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows.map((r) => r.name)
+          : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db)).rows.map((r) => r.name);
+      const dumps: string[] = [];
+      for (const table of tables) dumps.push(JSON.stringify((await sql`select * from ${sql.table(table)}`.execute(db)).rows));
+      return dumps.join('\n');
+    },
+    async stop() {
+      await app.close();
+      if (schema) await withPg(databaseUrl, (c) => c.query(`drop schema ${schema} cascade`));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+for (const backend of backends()) {
+  describe(`credential calls through the real gateway (${backend})`, () => {
+    let upstream: Upstream;
+    let gateway: TestGateway;
+    let server: LoggedServer;
+    let dir: string;
+    let hostSession: string;
+    let botKey: string;
+    let botHandle: string;
+    const issuedTickets: string[] = [];
+
+    before(async () => {
+      upstream = await startUpstream();
+      upstream.answer('/v1/forecast', answers.json({ temperature: 3 }, 200, { 'x-request-id': 'prov-123', 'set-cookie': 'session=provider' }));
+      gateway = await startGateway({
+        backend,
+        destinations: [destinationFor(upstream, { methods: ['GET', 'POST'] })],
+        env: { PROVIDER_KEY: PROVIDER_SECRET },
+      });
+      dir = mkdtempSync(join(tmpdir(), 'atrium-connections-'));
+      const connections = join(dir, 'connections.json');
+      writeFileSync(
+        connections,
+        JSON.stringify({
+          connections: [
+            { id: 'weather', space: 'garden', destinationId: 'provider', allowedMemberTypes: ['agent', 'human'], maxTtlSeconds: 60, approvalRequiredMethods: ['POST'] },
+            { id: 'tasked', space: 'garden', destinationId: 'provider', allowedMemberTypes: ['agent'], maxTtlSeconds: 60, requireTask: true },
+          ],
+        }),
+      );
+      server = await startLoggedServer(backend, {
+        ATRIUM_CREDENTIAL_CONNECTIONS: connections,
+        ATRIUM_GATEWAY_URL: gateway.url,
+        ATRIUM_GATEWAY_ISSUER_KEY: gateway.issuerKey,
+      });
+      // What `atrium admin create-owner` and a sign-in would leave behind.
+      hostSession = await server.app.ctx.db.transaction(async (tx) => {
+        await createHuman(tx, { system: 'admin_cli' }, { handle: 'ada', email: 'ada@example.test' });
+        await tx.db.updateTable('members').set({ email_verified: 1 }).where('handle', '=', 'ada').execute();
+        await assignRole(tx, { system: 'admin_cli' }, { member: 'ada', role: 'owner', space: null });
+        return (await startSession(tx, 'ada')).token;
+      });
+      const bot = await seedAgent(server as unknown as TestServer, 'scout', 'ada', 'active');
+      botKey = bot.key;
+      botHandle = bot.handle;
+      assert.equal((await server.request('POST', '/v0/spaces', { token: hostSession, body: { slug: 'garden', name: 'The Garden' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/garden/approve', { token: hostSession })).status, 200);
+      assert.equal((await server.request('POST', '/v0/spaces/garden/join', { token: botKey })).status, 200);
+    });
+
+    after(async () => {
+      await server?.stop();
+      await gateway?.stop();
+      await upstream?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    const call = (body: unknown, token = botKey) => server.request('POST', '/v0/spaces/garden/credential-calls', { token, body });
+    const forecast = () => ({ method: 'GET', url: upstream.url(`/v1/forecast?city=oslo&key=${QUERY_SECRET}`), headers: { 'X-Trace': 'trace-7' } });
+
+    it('brokers one exact call: the provider sees its credential and nothing of the caller, the caller sees the answer', async () => {
+      const seen = upstream.received.length;
+      const res = await call({ connection_id: 'weather', run_id: 'run-forecast-1', purpose: 'Check the forecast', request: forecast() });
+      assert.equal(res.status, 200, res.body?.detail);
+      assert.deepEqual(
+        { ...res.body, bodyBase64: undefined },
+        { run_id: 'run-forecast-1', status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'prov-123' }, bodyBase64: undefined, provider_request_id: 'prov-123' },
+      );
+      assert.deepEqual(JSON.parse(Buffer.from(res.body.bodyBase64, 'base64').toString()), { temperature: 3 });
+
+      const [got] = (await upstream.waitFor(seen + 1)).slice(seen);
+      assert.equal(got!.method, 'GET');
+      assert.equal(got!.url, `/v1/forecast?city=oslo&key=${QUERY_SECRET}`);
+      assert.equal(got!.headers.authorization, `Bearer ${PROVIDER_SECRET}`);
+      assert.equal(got!.headers['x-trace'], 'trace-7');
+      assert.doesNotMatch(JSON.stringify(got!.headers), new RegExp(botKey), "the caller's own credential never travels on");
+
+      const ledger = (await gateway.ledger()).filter((r) => r.run_id === 'run-forecast-1');
+      assert.deepEqual(
+        ledger.map((r) => r.decision),
+        ['issued', 'started', 'brokered'],
+      );
+      assert.equal(ledger[0]!.member, `${server.url}/v0/members/${botHandle}`);
+      assert.equal(ledger[0]!.operator, `${server.url}/v0/members/ada`);
+      assert.equal(ledger[0]!.purpose, 'Check the forecast');
+    });
+
+    it('records credential_ticket_issued in the Space feed, with method and host but no query value', async () => {
+      const feed = await server.request('GET', '/v0/spaces/garden/events?limit=500', { token: botKey });
+      assert.equal(feed.status, 200);
+      const issued = feed.body.events.filter((e: Json) => e.type === 'credential_ticket_issued' && e.payload.run_id === 'run-forecast-1');
+      assert.equal(issued.length, 1);
+      assert.equal(issued[0].actor, botHandle);
+      assert.deepEqual(issued[0].payload, {
+        connection_id: 'weather',
+        run_id: 'run-forecast-1',
+        task_id: null,
+        approval_id: null,
+        method: 'GET',
+        host: new URL(upstream.origin).host,
+        expires_ts: issued[0].payload.expires_ts,
+      });
+      assert.ok(Date.parse(issued[0].payload.expires_ts) > Date.parse(issued[0].created_ts));
+      assert.doesNotMatch(JSON.stringify(feed.body), new RegExp(`${QUERY_SECRET}|oslo|trace-7`));
+    });
+
+    it('hands out a ticket that works once at the gateway, and the run id then stays used', async () => {
+      const res = await server.request('POST', '/v0/spaces/garden/credential-tickets', {
+        token: botKey,
+        body: { connection_id: 'weather', run_id: 'run-ticket-1', purpose: 'Harness call', ttl_seconds: 5, request: forecast() },
+      });
+      assert.equal(res.status, 201, res.body?.detail);
+      assert.equal(res.body.gateway_url, gateway.url);
+      assert.equal(res.body.run_id, 'run-ticket-1');
+      issuedTickets.push(res.body.ticket);
+      assert.ok(Date.parse(res.body.expires_ts) - Date.now() <= 5000, 'the lifetime asked for');
+      const first = await gateway.call(res.body.ticket);
+      assert.equal(first.status, 200);
+      assert.equal(first.body.provider_request_id, 'prov-123');
+      const second = await gateway.call(res.body.ticket);
+      assert.equal(second.status, 409);
+      assert.equal(second.body.code, 'ticket_replayed');
+
+      const again = await server.request('POST', '/v0/spaces/garden/credential-tickets', {
+        token: botKey,
+        body: { connection_id: 'weather', run_id: 'run-ticket-1', purpose: 'Harness call', request: forecast() },
+      });
+      assert.equal(again.status, 409);
+      assert.match(again.body.detail, /^run_id_reused: /);
+    });
+
+    it('refusals, the gateway’s included, do not use a run id up', async () => {
+      const beforeLedger = (await gateway.ledger()).length;
+      const refusedHere = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: { ...forecast(), headers: { Cookie: 'a=b' } } });
+      assert.equal(refusedHere.status, 403);
+      assert.match(refusedHere.body.detail, /^header_denied: /);
+      assert.equal((await gateway.ledger()).length, beforeLedger, "the service's refusal reached no ledger");
+
+      const refusedThere = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: { method: 'GET', url: upstream.url('/v2/elsewhere') } });
+      assert.equal(refusedThere.status, 403);
+      assert.match(refusedThere.body.detail, /^destination_denied: /);
+      const denied = (await gateway.ledger()).filter((r) => r.run_id === 'run-retry');
+      assert.deepEqual(
+        denied.map((r) => r.decision),
+        ['denied'],
+      );
+
+      const ok = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: forecast() });
+      assert.equal(ok.status, 200, ok.body?.detail);
+      const reused = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: forecast() });
+      assert.equal(reused.status, 409);
+      assert.match(reused.body.detail, /^run_id_reused: /);
+    });
+
+    it('a claimed task lets a task-bound connection call, and the event names it', async () => {
+      const task = await server.request('POST', '/v0/spaces/garden/tasks', { token: botKey, body: { kind: 'general', title: 'Forecast' } });
+      assert.equal(task.status, 201);
+      const body = { connection_id: 'tasked', task_id: task.body.id, purpose: 'For the task', request: forecast() };
+      const unclaimed = await call(body);
+      assert.equal(unclaimed.status, 403);
+      assert.match(unclaimed.body.detail, /^task_not_claimed: /);
+      assert.equal((await server.request('POST', `/v0/spaces/garden/tasks/${task.body.id}/claim`, { token: botKey })).status, 200);
+      const res = await call({ ...body, run_id: 'run-task' });
+      assert.equal(res.status, 200, res.body?.detail);
+      const ledger = (await gateway.ledger()).filter((r) => r.run_id === 'run-task');
+      assert.ok(ledger.every((r) => r.task_id === task.body.id));
+    });
+
+    it('one approval, two racing calls: exactly one reaches the provider', async () => {
+      const request = { method: 'POST', url: upstream.url('/v1/readings'), headers: { 'content-type': 'application/json' }, body: '{"reading":1}' };
+      const approval = await server.request('POST', '/v0/spaces/garden/credential-approvals', {
+        token: hostSession,
+        body: { connection_id: 'weather', member_handle: botHandle, run_id: 'run-post', purpose: 'Post a reading', reason: 'The weekly reading', request },
+      });
+      assert.equal(approval.status, 201, approval.body?.detail);
+      const seen = upstream.received.filter((r) => r.url === '/v1/readings').length;
+      const body = { connection_id: 'weather', run_id: 'run-post', approval_id: approval.body.id, purpose: 'Post a reading', request };
+      const results = await Promise.all([call(body), call(body)]);
+      const statuses = results.map((r) => r.status).sort();
+      assert.deepEqual(statuses, [200, 409], JSON.stringify(results.map((r) => r.body)));
+      assert.match(results.find((r) => r.status === 409)!.body.detail, /^(approval_consumed|run_id_reused): /);
+      assert.equal(upstream.received.filter((r) => r.url === '/v1/readings').length, seen + 1);
+      const posted = upstream.received.filter((r) => r.url === '/v1/readings').at(-1)!;
+      assert.equal(posted.body.toString(), '{"reading":1}');
+
+      const consumed = await call({ ...body, run_id: 'run-post' });
+      assert.equal(consumed.status, 409);
+      const ledger = (await gateway.ledger()).filter((r) => r.run_id === 'run-post');
+      assert.deepEqual(
+        ledger.map((r) => [r.decision, r.approval_id]),
+        [
+          ['issued', approval.body.id],
+          ['started', approval.body.id],
+          ['brokered', approval.body.id],
+        ],
+      );
+    });
+
+    it('keeps the provider credential and every ticket out of its database and its log', async () => {
+      assert.ok(server.log.length > 0, 'the service logged at debug level');
+      const logged = server.log.join('\n');
+      const stored = await server.everything();
+      for (const secret of [PROVIDER_SECRET, ...issuedTickets]) {
+        assert.ok(!logged.includes(secret), 'a secret in the log');
+        assert.ok(!stored.includes(secret), 'a secret in the database');
+      }
+      assert.ok(!logged.includes(QUERY_SECRET), 'a query value in the log');
+      assert.ok(stored.includes('run-forecast-1'), 'the dump does hold what the service stores');
+    });
+  });
+}
