@@ -59,8 +59,9 @@ interface Reservation {
  *    transaction held across a network call would stall every writer of an
  *    embedded database for as long as the gateway takes).
  * 3. A refusal or an unreachable gateway releases both in a second
- *    transaction, so refusals use nothing up; an issued ticket turns the
- *    reservation into a used run and records `credential_ticket_issued`.
+ *    transaction, so refusals use nothing up (a ticket whose answer was lost
+ *    on the way is held by nobody and expires unused); an issued ticket turns
+ *    the reservation into a used run and records `credential_ticket_issued`.
  * A process that dies between 1 and 3 leaves the approval and run id used:
  * a ticket may exist, and failing closed is the safe side. The gateway's
  * ledger says whether one was issued.
