@@ -9,7 +9,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +27,8 @@ const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
 const SUBSCRIPTIONS = 1000;
 /** Posts whose wakes (one per subscription each) are timed. */
 const WEBHOOK_POSTS = Number(process.env.ATRIUM_BENCH_WEBHOOK_POSTS ?? 10);
+/** Calls timed each way in the credential gateway scenario. */
+const BROKERED_CALLS = Number(process.env.ATRIUM_BENCH_BROKERED_CALLS ?? 200);
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 /** ATRIUM_BENCH_ONLY=<regular expression>: run only the scenarios whose names match (case-insensitive), for a quick look at one. */
 const ONLY = process.env.ATRIUM_BENCH_ONLY ? new RegExp(process.env.ATRIUM_BENCH_ONLY, 'i') : undefined;
@@ -77,6 +80,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     return found;
   };
   const wakes = new Map<string, number[] | undefined>();
+  const brokered = new Map<string, { direct: number[]; brokered: number[] } | undefined>();
   const webhookWakes = new Map<string, number[] | undefined>();
   let bytes: { feed: Buffer; empty: Buffer } | undefined;
 
@@ -88,7 +92,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     try {
       const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
       const seeded = await seed(tree.root, databaseUrl, dir);
-      const node = async (): Promise<string> => {
+      const node = async (extraEnv: Record<string, string> = {}): Promise<string> => {
         const port = await freePort();
         // ATRIUM_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
         const profile = process.env.ATRIUM_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.ATRIUM_BENCH_CPU_PROF)] : [];
@@ -107,12 +111,14 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
             ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
             // The webhook scenario's receiver listens on loopback.
             ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
+            ...extraEnv,
           },
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         children.push(child);
         serverPid = child.pid;
-        await waitForLine(child, /listening/);
+        // The service's own line: an embedded credential gateway announces itself first.
+        await waitForLine(child, /^Atrium is listening/m);
         return `http://127.0.0.1:${port}`;
       };
       let serverPid: number | undefined;
@@ -197,6 +203,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         const reader = backend === 'postgres' ? await node() : base;
         wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
       }
+      if (wanted('brokered call')) brokered.set(tree.label, await brokeredCalls(node, dir, seeded));
       // Webhooks last: their subscriptions stay, and every later write would wake them.
       const receiver = await WakeReceiver.start();
       try {
@@ -246,6 +253,19 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
   });
   console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(46)}${webhookCells.join('')}`);
+  const brokeredCells = labels.map((label) => {
+    const samples = brokered.get(label);
+    if (!samples) return 'n/a (no credential gateway)'.padStart(40);
+    const added = (p: number) => (percentile(samples.brokered, p) - percentile(samples.direct, p)).toFixed(1);
+    return `+${added(50)} ms p50  +${added(99)} ms p99`.padStart(40);
+  });
+  console.log(`${'brokered call over a direct one (added)'.padEnd(46)}${brokeredCells.join('')}`);
+  for (const label of labels) {
+    const samples = brokered.get(label);
+    if (!samples) continue;
+    const line = (name: string, list: number[]) => `${name} p50 ${percentile(list, 50).toFixed(1)} ms  p99 ${percentile(list, 99).toFixed(1)} ms`;
+    console.log(`  ${label}: ${line('direct', samples.direct)}; ${line('brokered', samples.brokered)} (${samples.brokered.length} calls each, one at a time)`);
+  }
   console.log('');
 }
 
@@ -283,6 +303,70 @@ async function wakeLatencies(writer: string, reader: string, seeded: Seeded): Pr
     since = page.cursor;
   }
   return samples;
+}
+
+/**
+ * One approved external request through the credential gateway (POST
+ * credential-calls: the service checks, the gateway issues, consumes, records
+ * and sends) against the same request sent straight to the same loopback
+ * upstream, one at a time, on a node of its own that runs the embedded
+ * gateway. Undefined for a checkout without the gateway.
+ */
+async function brokeredCalls(node: (env?: Record<string, string>) => Promise<string>, dir: string, seeded: Seeded): Promise<{ direct: number[]; brokered: number[] } | undefined> {
+  const upstream = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  try {
+    const destinations = join(dir, 'gateway-destinations.json');
+    const connections = join(dir, 'credential-connections.json');
+    writeFileSync(destinations, JSON.stringify({
+      destinations: [{
+        id: 'bench-upstream', origins: [origin], pathPrefixes: ['/'], methods: ['GET'], requestHeaders: [], responseHeaders: ['content-type'],
+        timeoutMs: 5000, maxResponseBytes: 65536, credential: { header: 'authorization', env: 'BENCH_PROVIDER_TOKEN', prefix: 'Bearer ' },
+      }],
+    }));
+    writeFileSync(connections, JSON.stringify({
+      connections: [{ id: 'bench', space: seeded.space, destinationId: 'bench-upstream', allowedMemberTypes: ['human', 'agent'], maxTtlSeconds: 60 }],
+    }));
+    const base = await node({
+      ATRIUM_GATEWAY_DESTINATIONS: destinations,
+      ATRIUM_CREDENTIAL_CONNECTIONS: connections,
+      ATRIUM_GATEWAY_PORT: String(await freePort()),
+      ATRIUM_GATEWAY_DATABASE_URL: `sqlite:${join(dir, 'gateway-bench.db')}`,
+      BENCH_PROVIDER_TOKEN: randomBytes(16).toString('hex'),
+    });
+    const contract = (await (await fetch(`${base}/v0/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    if (!Object.keys(contract.paths).some((path) => /^\/v0\/spaces\/\{\w+\}\/credential-calls$/.test(path))) return undefined;
+    // Calls need an admitted member (posting in an open Space does not).
+    const joined = await fetch(`${base}/v0/spaces/${seeded.space}/join`, { method: 'POST', headers: { authorization: `Bearer ${seeded.writers[0]}` } });
+    if (!joined.ok) throw new Error(`join answered ${joined.status}`);
+    const url = `${origin}/status`;
+    const direct: number[] = [];
+    const viaGateway: number[] = [];
+    for (let i = 0; i < BROKERED_CALLS + 10; i++) {
+      let started = performance.now();
+      const straight = await fetch(url);
+      await straight.arrayBuffer();
+      if (i >= 10) direct.push(performance.now() - started);
+      started = performance.now();
+      const call = await fetch(`${base}/v0/spaces/${seeded.space}/credential-calls`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded.writers[0]}` },
+        body: JSON.stringify({ connection_id: 'bench', purpose: 'bench', request: { method: 'GET', url } }),
+      });
+      const answer = (await call.json()) as { status?: number; detail?: string };
+      if (call.status !== 200 || answer.status !== 200) throw new Error(`brokered call answered ${call.status}: ${answer.detail ?? ''}`);
+      // The first calls warm both paths up (connections, compiled code).
+      if (i >= 10) viaGateway.push(performance.now() - started);
+    }
+    return { direct, brokered: viaGateway };
+  } finally {
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+  }
 }
 
 /**
