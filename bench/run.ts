@@ -89,6 +89,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     const schema = `atrium_bench_${randomBytes(4).toString('hex')}`;
     if (backend === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
     const children: ChildProcess[] = [];
+    const nodeAt = new Map<string, ChildProcess>();
     try {
       const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
       const seeded = await seed(tree.root, databaseUrl, dir);
@@ -119,6 +120,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         serverPid = child.pid;
         // The service's own line: an embedded credential gateway announces itself first.
         await waitForLine(child, /^Atrium is listening/m);
+        nodeAt.set(`http://127.0.0.1:${port}`, child);
         return `http://127.0.0.1:${port}`;
       };
       let serverPid: number | undefined;
@@ -203,7 +205,15 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         const reader = backend === 'postgres' ? await node() : base;
         wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
       }
-      if (wanted('brokered call')) brokered.set(tree.label, await brokeredCalls(node, dir, seeded));
+      // A node of its own, stopped afterwards: on SQLite a second process on the file would contend with the next scenarios' writes.
+      const stopNode = async (url: string): Promise<void> => {
+        const child = nodeAt.get(url);
+        if (!child || child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      };
+      if (wanted('brokered call')) brokered.set(tree.label, await brokeredCalls(node, stopNode, dir, seeded));
       // Webhooks last: their subscriptions stay, and every later write would wake them.
       const receiver = await WakeReceiver.start();
       try {
@@ -312,13 +322,19 @@ async function wakeLatencies(writer: string, reader: string, seeded: Seeded): Pr
  * upstream, one at a time, on a node of its own that runs the embedded
  * gateway. Undefined for a checkout without the gateway.
  */
-async function brokeredCalls(node: (env?: Record<string, string>) => Promise<string>, dir: string, seeded: Seeded): Promise<{ direct: number[]; brokered: number[] } | undefined> {
+async function brokeredCalls(
+  node: (env?: Record<string, string>) => Promise<string>,
+  stopNode: (url: string) => Promise<void>,
+  dir: string,
+  seeded: Seeded,
+): Promise<{ direct: number[]; brokered: number[] } | undefined> {
   const upstream = createHttpServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"ok":true}');
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  let base: string | undefined;
   try {
     const destinations = join(dir, 'gateway-destinations.json');
     const connections = join(dir, 'credential-connections.json');
@@ -331,7 +347,7 @@ async function brokeredCalls(node: (env?: Record<string, string>) => Promise<str
     writeFileSync(connections, JSON.stringify({
       connections: [{ id: 'bench', space: seeded.space, destinationId: 'bench-upstream', allowedMemberTypes: ['human', 'agent'], maxTtlSeconds: 60 }],
     }));
-    const base = await node({
+    base = await node({
       ATRIUM_GATEWAY_DESTINATIONS: destinations,
       ATRIUM_CREDENTIAL_CONNECTIONS: connections,
       ATRIUM_GATEWAY_PORT: String(await freePort()),
@@ -364,6 +380,7 @@ async function brokeredCalls(node: (env?: Record<string, string>) => Promise<str
     }
     return { direct, brokered: viaGateway };
   } finally {
+    if (base) await stopNode(base);
     upstream.closeAllConnections();
     await new Promise((resolve) => upstream.close(resolve));
   }
