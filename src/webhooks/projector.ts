@@ -48,9 +48,28 @@ type SubscriptionRow = Selectable<WebhookSubscriptionTable>;
  * once for events that committed, whatever crashes between steps.
  */
 export async function project(tx: Tx, issuer: string): Promise<ProjectionResult> {
-  const lock = tx.db.selectFrom('webhook_projection').select('cursor').where('id', '=', 1);
+  const lock = tx.db
+    .selectFrom('webhook_projection')
+    .select((eb) => [
+      'cursor',
+      eb
+        .exists(eb.selectFrom('webhook_subscriptions').select('id').where('deleted_ts', 'is', null).where('status', 'in', ['active', 'paused']))
+        .as('live'),
+    ])
+    .where('id', '=', 1);
   const projection = await (tx.dialect === 'postgres' ? lock.forUpdate().skipLocked() : lock).executeTakeFirst();
   if (!projection) return { ran: false, events: 0, wakes: 0 };
+  if (!projection.live) {
+    // No subscription can be owed anything, so the watermark moves to the head unread. One
+    // activated later gets an activation cursor at the head as it commits (taken while it
+    // holds this row), so nothing passed over here could ever have been owed to it.
+    await tx.db
+      .updateTable('webhook_projection')
+      .set((eb) => ({ cursor: eb.fn.coalesce(eb.selectFrom('events').select((e) => e.fn.max('cursor').as('head')), eb.ref('cursor')) }))
+      .where('id', '=', 1)
+      .execute();
+    return { ran: true, events: 0, wakes: 0 };
+  }
   const watermark = Number(projection.cursor);
   const rows = await tx.db
     .selectFrom('events')
