@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,20 +9,10 @@ import { loadGatewayConfig } from '../src/gateway/config.js';
 import { GatewayConfigError } from '../src/gateway/errors.js';
 import { CliRunner } from './support/cli.js';
 import { childEnv, destinationFor, startUpstream, ticketRequest, type DestinationEntry, type Upstream } from './support/gateway.js';
+import { freePort } from './support/server.js';
 
 const SECRET = 'sk-provider-secret-process-0123';
 const ISSUER_KEY = 'issuer-key-for-tests-0123456789abcdef';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Whether anything accepts a connection at `url` now. */
 async function answers(url: string): Promise<boolean> {
