@@ -80,7 +80,7 @@ for (const backend of backends()) {
       assert.equal(got.headers['x-trace'], 't-1');
       assert.equal(got.headers.authorization, 'Bearer cli-provider-secret');
 
-      const again = await cli.run(['call', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/note?lang=en'), '--run-id', 'cli-run-1'], asBot);
+      const again = await cli.run(['call', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/note?lang=en'), '--run-id', 'cli-run-1', '--purpose', 'Read the note again'], asBot);
       assert.notEqual(again.code, 0);
       assert.match(again.stderr, /run_id_reused: /);
     });
@@ -107,6 +107,10 @@ for (const backend of backends()) {
       const twice = await cli.run(['call', ...request, '--run-id', 'cli-post-2', '--approval', approval.id], asBot);
       assert.notEqual(twice.code, 0);
       assert.match(twice.stderr, /approval_(invalid|consumed): /);
+
+      const unexplained = await cli.run(['call', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/note')], asBot);
+      assert.equal(unexplained.code, 2, unexplained.stderr);
+      assert.match(unexplained.stderr, /call needs --purpose/);
 
       const usage = await cli.run(['approvals', 'create', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/blob'), '--member', 'desk-bot', '--reason', 'why not'], asHost);
       assert.equal(usage.code, 2, usage.stderr);

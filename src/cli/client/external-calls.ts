@@ -61,9 +61,11 @@ export function registerExternalCallCommands(program: Command): void {
     .option('--approval <id>', 'the approval an Owner/Host gave for exactly this request')
     .option('--ttl <seconds>', 'ticket lifetime (capped by the connection)', positiveInteger)
     .action(async (opts: RequestOptions & { approval?: string; ttl?: number }) => {
+      // The purpose is the caller's own declaration in the audit ledger: the CLI never makes one up.
+      if (opts.purpose === undefined) throw usageError('call needs --purpose: why this request, in one line (recorded in the gateway ledger)');
       const body = {
         connection_id: opts.connection,
-        purpose: opts.purpose ?? `${opts.method.toUpperCase()} from the atrium CLI`,
+        purpose: opts.purpose,
         ...(opts.runId !== undefined ? { run_id: opts.runId } : {}),
         ...(opts.task !== undefined ? { task_id: opts.task } : {}),
         ...(opts.approval !== undefined ? { approval_id: opts.approval } : {}),
@@ -116,7 +118,7 @@ function requestOptions(command: Command): Command {
     .option('--header <name:value>', 'a request header (repeatable)', collect, [])
     .option('--body <text>', 'the request body, as text')
     .option('--body-file <path>', 'the request body, the bytes of this file')
-    .option('--purpose <text>', 'the declared purpose, one line (recorded in the gateway ledger)')
+    .option('--purpose <text>', 'the declared purpose, one line (required; recorded in the gateway ledger)')
     .option('--task <id>', 'the task you have claimed, for connections that require one', positiveInteger)
     .option('--run-id <id>', 'names this attempt (1-128 of A-Z a-z 0-9 . _ : -); generated when absent');
 }
