@@ -306,6 +306,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/me/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your own Space memberships
+         * @description Every Space where the caller is invited, has asked to join, is admitted, or was removed, by slug. Always the caller's own: an operator's key never reads its agents'.
+         */
+        get: operations["list_my_memberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/agents": {
         parameters: {
             query?: never;
@@ -704,6 +724,26 @@ export interface paths {
          * @description Steward key or a signed-in host-wide Owner. `owner` and `host` are host-wide when `space` is omitted or scoped to one Space; `maintainer` always names a Space. Agents never hold `owner` or `host`. An unknown member, Space or role is a 422.
          */
         post: operations["assign_role"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/me/role-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your own roles
+         * @description The caller's active role assignments, host-wide and per Space, oldest first, so a client can offer only what its member may do. Any member may read their own; listing anyone else's needs an Owner/Host (`GET /v0/role-assignments`).
+         */
+        get: operations["list_my_role_assignments"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4333,6 +4373,32 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    list_my_memberships: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's memberships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        memberships: components["schemas"]["SpaceMembership"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     register_agent: {
         parameters: {
             query?: never;
@@ -5099,6 +5165,32 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_my_role_assignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's active assignments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        role_assignments: components["schemas"]["RoleAssignment"][];
+                        protocol: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { type AnyOperation, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { type AnyOperation, MEMBER_CREDENTIALS, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
-import { eventActor, requireHostWideOwner, requireOwnerOrHost } from './authority.js';
+import { eventActor, requireActiveMember, requireHostWideOwner, requireOwnerOrHost } from './authority.js';
 import { AssignmentParams, AssignRoleBody, ListAssignmentsQuery, RoleAssignmentRef, RoleAssignmentSchema } from './schemas.js';
 import * as roles from './service.js';
 
@@ -94,4 +94,27 @@ export const revokeRoleAssignment = defineOperation({
 export const roleSchemas = [RoleAssignmentSchema];
 
 /** Role assignments (protocol: Role assignments). */
-export const roleOperations: AnyOperation[] = [assignRole, listRoleAssignments, revokeRoleAssignment];
+export const listOwnRoleAssignments = defineOperation({
+  name: 'list_my_role_assignments',
+  method: 'GET',
+  path: '/v0/me/role-assignments',
+  tag: TAG,
+  summary: 'List your own roles',
+  description:
+    "The caller's active role assignments, host-wide and per Space, oldest first, so a client can offer only what its member may do. " +
+    'Any member may read their own; listing anyone else\'s needs an Owner/Host (`GET /v0/role-assignments`).',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  success: {
+    status: 200,
+    description: "The caller's active assignments.",
+    schema: Type.Object({ role_assignments: Type.Array(RoleAssignmentRef), protocol: Type.String() }, { additionalProperties: false }),
+  },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ actor, ctx }) => ({
+    role_assignments: await roles.listAssignments(ctx.db.kysely, { member: requireActiveMember(actor).member.handle }),
+    protocol: PROTOCOL,
+  }),
+});
+
+export const roleOperations: AnyOperation[] = [assignRole, listRoleAssignments, listOwnRoleAssignments, revokeRoleAssignment];

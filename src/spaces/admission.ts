@@ -253,6 +253,21 @@ async function membershipView(db: Kysely<DatabaseSchema>, slug: string, handle: 
 }
 
 /**
+ * `GET /v0/me/memberships`: where the caller stands in every Space they have a
+ * standing in (invited, requested, admitted or removed), so a client can list
+ * "your Spaces" without reading every Space's member list.
+ */
+export async function listOwnMemberships(db: Kysely<DatabaseSchema>, handle: string): Promise<MembershipView[]> {
+  const rows = await db
+    .selectFrom('space_memberships')
+    .select(['space', 'state', 'updated_ts'])
+    .where('member_handle', '=', handle)
+    .orderBy('space')
+    .execute();
+  return rows.map((r) => ({ space: r.space, member: handle, state: r.state, updated_ts: r.updated_ts }));
+}
+
+/**
  * `GET /v0/spaces/{slug}/members` follows read access. Everyone who may read
  * sees admitted members; pending invitations and requests are visible only to
  * the Space's Owner/Host.

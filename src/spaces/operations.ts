@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, SIGNED_IN_OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import { requireActiveMember } from '../roles/authority.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import * as admission from './admission.js';
 import {
@@ -277,6 +278,29 @@ export const listSpaceMembers = defineOperation({
   }),
 });
 
+export const listOwnMemberships = defineOperation({
+  name: 'list_my_memberships',
+  method: 'GET',
+  path: '/v0/me/memberships',
+  tag: TAG,
+  summary: 'List your own Space memberships',
+  description:
+    'Every Space where the caller is invited, has asked to join, is admitted, or was removed, by slug. ' +
+    'Always the caller\'s own: an operator\'s key never reads its agents\'.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  success: {
+    status: 200,
+    description: "The caller's memberships.",
+    schema: Type.Object({ memberships: Type.Array(MembershipRef), protocol: Type.String() }, { additionalProperties: false }),
+  },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ actor, ctx }) => ({
+    memberships: await admission.listOwnMemberships(ctx.db.kysely, requireActiveMember(actor).member.handle),
+    protocol: PROTOCOL,
+  }),
+});
+
 export const spaceOperations = [
   listSpaces,
   proposeSpace,
@@ -292,4 +316,5 @@ export const spaceOperations = [
   declineJoinRequest,
   removeMember,
   listSpaceMembers,
+  listOwnMemberships,
 ];

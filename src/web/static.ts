@@ -15,7 +15,13 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.
  * answered with index.html, so reloads and pasted links work; the app then
  * renders the page itself.
  */
-const CLIENT_ROUTES = [/^\/$/, /^\/sign-in\/?$/, /^\/credentials\/?$/, /^\/activate\/[^/]+\/?$/];
+const CLIENT_ROUTES = [
+  /^\/$/,
+  /^\/(sign-in|credentials|inbox|agents|webhooks)\/?$/,
+  /^\/activate\/[^/]+\/?$/,
+  // Everything about one Space lives under its slug; the app says "not found" for what it does not know.
+  /^\/spaces(\/[^/]+)*\/?$/,
+];
 
 /**
  * Everything the pages load comes from this origin, and nothing may frame

@@ -1,34 +1,52 @@
 import { useState } from 'react';
+import { Route, Switch, useParams } from 'wouter';
+import { InboxBadge } from './inbox/badge';
+import { InboxFeedProvider } from './live';
+import { ErrorMessage } from './page';
 import { ActivatePage } from './pages/activate';
+import { AgentsPage } from './pages/agents';
 import { CredentialsPage } from './pages/credentials';
 import { HomePage } from './pages/home';
+import { InboxPage } from './pages/inbox';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { ErrorMessage } from './page';
+import { WebhookEndpointsPage } from './pages/webhooks';
 import { Link, navigate, useLocation } from './router';
 import { useSession } from './session';
+import { SpaceLayout } from './space/layout';
 
 /**
  * The client routes. The server answers each of these paths with index.html
- * (src/web/static.ts keeps the same list), so a reload or a pasted link lands here.
+ * (src/web/static.ts keeps the same list), so a reload or a pasted link lands
+ * here. Everything about one Space is under /spaces/<slug> (web/src/space/).
  */
-function route(pathname: string) {
-  if (pathname === '/') return <HomePage />;
-  if (pathname === '/sign-in') return <SignInPage />;
-  if (pathname === '/credentials') return <CredentialsPage />;
-  const activation = /^\/activate\/([^/]+)\/?$/.exec(pathname);
-  if (activation) {
-    const code = decodeURIComponent(activation[1]!);
-    // Keyed by code: a different activation is a fresh page, not a stale one.
-    return <ActivatePage key={code} code={code} />;
-  }
-  return <NotFoundPage />;
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/" component={HomePage} />
+      <Route path="/sign-in" component={SignInPage} />
+      <Route path="/credentials" component={CredentialsPage} />
+      <Route path="/inbox" component={InboxPage} />
+      <Route path="/agents" component={AgentsPage} />
+      <Route path="/webhooks" component={WebhookEndpointsPage} />
+      <Route path="/activate/:code" component={Activation} />
+      <Route path="/spaces/:slug" nest component={SpaceLayout} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+function Activation() {
+  const { code } = useParams<{ code: string }>();
+  // Keyed by code: a different activation is a fresh page, not a stale one.
+  return <ActivatePage key={code} code={code} />;
 }
 
 export function App() {
   const { pathname } = useLocation();
   const session = useSession();
   const [signOutError, setSignOutError] = useState('');
+  const member = session.state.status === 'signed-in' ? session.state.member : null;
 
   const signOut = async () => {
     setSignOutError('');
@@ -36,9 +54,10 @@ export function App() {
     if (result.ok) navigate('/sign-in');
     else setSignOutError(`Could not sign out: ${result.detail}`);
   };
+  const current = (path: string) => (pathname === path ? ('page' as const) : undefined);
 
   return (
-    <>
+    <InboxFeedProvider member={member?.handle ?? null}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -47,15 +66,30 @@ export function App() {
           Atrium
         </Link>
         <nav aria-label="Account">
-          {session.state.status === 'signed-in' ? (
+          {member ? (
             <ul>
               <li>
-                <Link to="/credentials" aria-current={pathname === '/credentials' ? 'page' : undefined}>
+                <Link to="/inbox" aria-current={current('/inbox')}>
+                  Inbox <InboxBadge />
+                </Link>
+              </li>
+              <li>
+                <Link to="/agents" aria-current={current('/agents')}>
+                  Agents
+                </Link>
+              </li>
+              <li>
+                <Link to="/webhooks" aria-current={current('/webhooks')}>
+                  Webhooks
+                </Link>
+              </li>
+              <li>
+                <Link to="/credentials" aria-current={current('/credentials')}>
                   API credentials
                 </Link>
               </li>
               <li className="muted">
-                Signed in as <strong>@{session.state.member.handle}</strong>
+                Signed in as <strong>@{member.handle}</strong>
               </li>
               <li>
                 <button type="button" className="secondary" onClick={() => void signOut()}>
@@ -72,7 +106,7 @@ export function App() {
           ) : null}
         </nav>
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} className={pathname.startsWith('/spaces/') ? 'wide' : undefined}>
         <ErrorMessage>{signOutError}</ErrorMessage>
         {session.state.status === 'unreachable' ? (
           <>
@@ -82,7 +116,7 @@ export function App() {
             </button>
           </>
         ) : (
-          route(pathname)
+          <Routes />
         )}
       </main>
       <footer className="site-footer">
@@ -98,6 +132,6 @@ export function App() {
           </ul>
         </nav>
       </footer>
-    </>
+    </InboxFeedProvider>
   );
 }

@@ -1,16 +1,31 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
-import { RouterProvider } from './router';
+import { ApiError } from './client';
 import { SessionProvider } from './session';
 import './styles.css';
 
+// Reads are cached by React Query (docs/libraries.md) under keys that say what
+// they are: ['space', slug, …] for everything in a Space (the Space feed marks
+// those stale as events arrive, web/src/live.tsx), ['spaces'], ['me', …], ['inbox'].
+const queries = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // A refusal will not change by asking again; a lost connection may.
+      retry: (count, err) => count < 2 && err instanceof ApiError && err.status === 0,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <RouterProvider>
+    <QueryClientProvider client={queries}>
       <SessionProvider>
         <App />
       </SessionProvider>
-    </RouterProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,53 +1,38 @@
-import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import type { AnchorHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { navigate as browserNavigate, useBrowserLocation, useSearch } from 'wouter/use-browser-location';
 
-// A router this small needs no library: four routes, history.pushState, and
-// links that stay real <a href> elements (so they open in a new tab, can be
-// copied, and work with the keyboard like any link).
-
-const NAVIGATE_EVENT = 'atrium:navigate';
+// Routing is wouter's (docs/libraries.md): path patterns with parameters,
+// `useParams`, and history handling. This module keeps the app's own small
+// vocabulary on top of it, so pages say `navigate('/x')` and `<Link to>` with
+// whole paths (also inside a Space's nested routes), and links stay real
+// <a href> elements (open in a new tab, copy, keyboard).
 
 export interface Location {
   pathname: string;
   search: URLSearchParams;
 }
 
-function current(): Location {
-  return { pathname: window.location.pathname, search: new URLSearchParams(window.location.search) };
-}
-
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
-  if (opts.replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  window.dispatchEvent(new Event(NAVIGATE_EVENT));
+  browserNavigate(to, { replace: opts.replace ?? false });
 }
 
-const LocationContext = createContext<Location>({ pathname: '/', search: new URLSearchParams() });
-
-export function RouterProvider({ children }: { children: ReactNode }) {
-  const [location, setLocation] = useState<Location>(current);
-  useEffect(() => {
-    const update = () => setLocation(current());
-    window.addEventListener('popstate', update);
-    window.addEventListener(NAVIGATE_EVENT, update);
-    return () => {
-      window.removeEventListener('popstate', update);
-      window.removeEventListener(NAVIGATE_EVENT, update);
-    };
-  }, []);
-  return <LocationContext.Provider value={location}>{children}</LocationContext.Provider>;
+/** The whole path, also inside a Space's nested routes (where wouter's own hook is relative). */
+export function useLocation(): Location {
+  const [pathname] = useBrowserLocation();
+  const search = useSearch();
+  return { pathname, search: new URLSearchParams(search) };
 }
-
-export const useLocation = () => useContext(LocationContext);
 
 /** An in-app link: a plain click navigates without a reload; modified clicks stay the browser's. */
 export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    rest.onClick?.(event);
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     navigate(to);
   };
   return (
-    <a href={to} onClick={onClick} {...rest}>
+    <a {...rest} href={to} onClick={onClick}>
       {children}
     </a>
   );

@@ -1,9 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, type Member } from './api';
+import { ApiError, call, client, setUnauthenticatedHandler, type Schemas } from './client';
 
 // Who is signed in, as far as this page knows. The truth is the HttpOnly
 // session cookie, which the page cannot read: it asks `GET /v0/me` once at
 // start, and learns of changes from sign-in, sign-out, and any 401 on the way.
+
+export type Member = Pick<Schemas['Member'], 'handle' | 'display_name' | 'type'> & { email?: string };
 
 export type SessionState =
   | { status: 'loading' }
@@ -24,14 +27,17 @@ const SessionContext = createContext<SessionApi | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const queries = useQueryClient();
 
   const load = useCallback(async () => {
     setState({ status: 'loading' });
-    const me = await api<Member>('GET', '/v0/me');
-    if (me.ok) setState({ status: 'signed-in', member: me.body });
-    // 401: no (valid) session. 403: a suspended member, who cannot do anything here either.
-    else if (me.status === 401 || me.status === 403) setState({ status: 'signed-out' });
-    else setState({ status: 'unreachable', detail: me.detail });
+    try {
+      setState({ status: 'signed-in', member: await call(client.GET('/v0/me')) });
+    } catch (err) {
+      // 401: no (valid) session. 403: a suspended member, who cannot do anything here either.
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setState({ status: 'signed-out' });
+      else setState({ status: 'unreachable', detail: err instanceof ApiError ? err.detail : String(err) });
+    }
   }, []);
 
   useEffect(() => {
@@ -39,15 +45,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [load]);
 
   // Stable functions, so pages can list them as effect dependencies.
-  const signedIn = useCallback((member: Member) => setState({ status: 'signed-in', member }), []);
-  const lost = useCallback(() => setState({ status: 'signed-out' }), []);
+  const signedIn = useCallback(
+    (member: Member) => {
+      // Whatever was cached belonged to whoever was signed in before.
+      queries.clear();
+      setState({ status: 'signed-in', member });
+    },
+    [queries],
+  );
+  const lost = useCallback(() => {
+    queries.clear();
+    setState({ status: 'signed-out' });
+  }, [queries]);
+  useEffect(() => setUnauthenticatedHandler(lost), [lost]);
   const signOut = useCallback(async (): Promise<{ ok: true } | { ok: false; detail: string }> => {
-    const res = await api('POST', '/v0/sign-out');
-    // 401: the session had already ended; either way nobody is signed in now.
-    if (!res.ok && res.status !== 401) return { ok: false, detail: res.detail };
+    try {
+      await call(client.POST('/v0/sign-out'));
+    } catch (err) {
+      // 401: the session had already ended; either way nobody is signed in now.
+      if (!(err instanceof ApiError && err.status === 401)) return { ok: false, detail: err instanceof ApiError ? err.detail : String(err) };
+    }
+    queries.clear();
     setState({ status: 'signed-out' });
     return { ok: true };
-  }, []);
+  }, [queries]);
   const retry = useCallback(() => void load(), [load]);
   const value = useMemo<SessionApi>(() => ({ state, signedIn, lost, signOut, retry }), [state, signedIn, lost, signOut, retry]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

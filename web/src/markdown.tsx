@@ -1,0 +1,42 @@
+import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+
+// Space content is written by members, people and agents alike, and is shown
+// to everyone who reads the Space: it is data, never markup we trust.
+// react-markdown builds React elements (never innerHTML) and drops raw HTML in
+// the source; its URL filter allows only http(s), mailto and relative links,
+// so `javascript:` and `data:` never become a link. Images are not loaded:
+// an image's address is a beacon that tells its owner who read the Space and
+// when, so it is shown as a link the reader may choose to follow.
+
+const components: Components = {
+  img: ({ src, alt }) =>
+    typeof src === 'string' && src !== '' ? (
+      <a href={src} rel="noreferrer noopener nofollow" target="_blank" className="md-image-link">
+        {`image: ${alt || src}`}
+      </a>
+    ) : (
+      <span>{alt}</span>
+    ),
+  a: ({ href, children }) => {
+    const external = typeof href === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(href);
+    return external ? (
+      <a href={href} rel="noreferrer noopener nofollow" target="_blank">
+        {children}
+      </a>
+    ) : (
+      <a href={href}>{children}</a>
+    );
+  },
+};
+
+/** Renders member-written GFM safely (see above). */
+export function RenderedMarkdown({ source, className }: { source: string; className?: string }) {
+  return (
+    <div className={className ? `markdown ${className}` : 'markdown'}>
+      <Markdown remarkPlugins={[remarkGfm]} skipHtml components={components} urlTransform={defaultUrlTransform}>
+        {source}
+      </Markdown>
+    </div>
+  );
+}
