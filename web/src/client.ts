@@ -64,3 +64,15 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.detail;
   return err instanceof Error ? err.message : String(err);
 }
+
+export type Outcome<T> = { ok: true; body: T } | { ok: false; status: number; detail: string };
+
+/** `call` for pages that branch on the status rather than catch: never throws an ApiError. */
+export async function attempt<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, body: await call(request) };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, status: err.status, detail: err.detail };
+    throw err;
+  }
+}

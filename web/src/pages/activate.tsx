@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { activationPath, api, type Activation } from '../api';
+import { attempt, client, type Schemas } from '../client';
+
+type Activation = Schemas['ClientActivation'];
 import { formatDateTime, requestedAt } from '../format';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, navigate, signInPath } from '../router';
@@ -26,7 +28,7 @@ export function ActivatePage({ code }: { code: string }) {
   const checkbox = useRef<HTMLInputElement>(null);
 
   const load = useCallback(async () => {
-    const res = await api<Activation>('GET', activationPath(code));
+    const res = await attempt(client.GET('/v0/client-activations/{code}', { params: { path: { code } } }));
     if (res.ok) setLoaded({ kind: 'activation', activation: res.body, approvedHere: false });
     else if (res.status === 404) setLoaded({ kind: 'unknown' });
     else setLoaded({ kind: 'failed', detail: res.detail });
@@ -54,7 +56,7 @@ export function ActivatePage({ code }: { code: string }) {
       return;
     }
     setBusy(true);
-    const res = await api<Activation>('POST', `${activationPath(loaded.activation.code)}/approve`, {});
+    const res = await attempt(client.POST('/v0/client-activations/{code}/approve', { params: { path: { code: loaded.activation.code } } }));
     setBusy(false);
     if (res.ok) {
       setLoaded({ kind: 'activation', activation: res.body, approvedHere: true });

@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type ApiCredential } from '../api';
+import type { operations } from '../../../src/client/openapi';
+import { attempt, client } from '../client';
+
+type ApiCredential = operations['list_credentials']['responses'][200]['content']['application/json']['credentials'][number];
 import { formatDateTime } from '../format';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { navigate, signInPath } from '../router';
@@ -28,7 +31,7 @@ export function CredentialsPage() {
   }, [signedOut]);
 
   const load = useCallback(async () => {
-    const res = await api<{ credentials: ApiCredential[] }>('GET', '/v0/credentials');
+    const res = await attempt(client.GET('/v0/credentials'));
     if (res.ok) setListing({ kind: 'loaded', credentials: res.body.credentials });
     else if (res.status === 401) lost();
     else setListing({ kind: 'failed', detail: res.detail });
@@ -185,7 +188,7 @@ function RevokeDialog({
     if (busy) return;
     setError('');
     setBusy(true);
-    const res = await api<ApiCredential>('POST', `/v0/credentials/${encodeURIComponent(credential.id)}/revoke`);
+    const res = await attempt(client.POST('/v0/credentials/{id}/revoke', { params: { path: { id: credential.id } } }));
     setBusy(false);
     if (res.ok) onRevoked(res.body);
     else if (res.status === 401) onSessionLost();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type Member } from '../api';
+import { attempt, client } from '../client';
 import { ErrorMessage, PageHeading, useTitle } from '../page';
 import { Link, navigate, safeNext, useLocation } from '../router';
 import { useSession } from '../session';
@@ -88,7 +88,7 @@ export function SignInPage() {
   const requestCode = async (): Promise<boolean> => {
     setError('');
     setBusy(true);
-    const res = await api('POST', '/v0/sign-in/email', { email: email.trim() });
+    const res = await attempt(client.POST('/v0/sign-in/email', { body: { email: email.trim() } }));
     setBusy(false);
     if (!res.ok) {
       setError(res.status === 422 ? 'Enter a valid e-mail address, like name@example.org.' : res.detail);
@@ -119,7 +119,7 @@ export function SignInPage() {
       return;
     }
     setBusy(true);
-    const res = await api<{ member: Member }>('POST', '/v0/sign-in/verify', { email: email.trim(), code: code.trim() });
+    const res = await attempt(client.POST('/v0/sign-in/verify', { body: { email: email.trim(), code: code.trim() } }));
     setBusy(false);
     if (!res.ok) {
       setError(
