@@ -88,11 +88,11 @@ export function App() {
                   API credentials
                 </Link>
               </li>
-              <li className="muted">
+              <li className="muted signed-in-as">
                 Signed in as <strong>@{member.handle}</strong>
               </li>
               <li>
-                <button type="button" className="secondary" onClick={() => void signOut()}>
+                <button type="button" className="secondary small" onClick={() => void signOut()}>
                   Sign out
                 </button>
               </li>
