@@ -16,6 +16,7 @@ import { allOperations, sharedSchemas } from './operations/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
+import { countedCredentialChanges } from './identity/credential-change-count.js';
 import { MemberKeyCache } from './identity/member-key-cache.js';
 import { createMetrics } from './observability/metrics.js';
 import { KnownSpaces } from './spaces/known-spaces.js';
@@ -78,7 +79,10 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     db,
     events,
     spaces: new KnownSpaces(db.kysely, events.tail),
-    memberKeys: new MemberKeyCache(events.credentialChanges, () => clock.now().getTime()),
+    memberKeys: new MemberKeyCache(
+      db.dialect === 'sqlite' ? countedCredentialChanges(db.kysely) : events.credentialChanges,
+      () => clock.now().getTime(),
+    ),
     metrics,
     clock,
     mailer,

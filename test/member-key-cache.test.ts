@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { MemberKeyCache, KEPT_FOR_MS, type CredentialChanges, type KeyResolution } from '../src/identity/member-key-cache.js';
 import { hashSecret } from '../src/shared/secrets.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
@@ -10,7 +11,9 @@ import { backends, startServer, type TestServer } from './support/server.js';
  * resolutions"). On PostgreSQL a second node keeps what the first request
  * resolved, and forgets it when a key is revoked or a member suspended on the
  * other node: the test waits for that node to hear the change (never for
- * time), then shows the key refused there. SQLite keeps nothing.
+ * time), then shows the key refused there. SQLite is one node: it keeps
+ * resolutions too, and reads the database's count of changes on every keyed
+ * request, so the very next request after any change looks the key up again.
  */
 for (const backend of backends()) {
   describe(`member-key resolutions kept per node (${backend})`, () => {
@@ -33,6 +36,8 @@ for (const backend of backends()) {
      * node must look the key up again, and the database has the write.
      */
     const forgotten = (server: TestServer, key: string): Promise<void> => {
+      // SQLite: nothing to hear; the next request reads the count the change moved.
+      if (backend === 'sqlite') return Promise.resolve();
       const gone = () => server.app.ctx.memberKeys.get(hashSecret(key)) === undefined;
       if (gone()) return Promise.resolve();
       return new Promise((resolve) => server.app.ctx.events.credentialChanges.onChange(() => gone() && resolve()));
@@ -41,13 +46,11 @@ for (const backend of backends()) {
     // A node that never hears the change would wait forever: the bound turns that into a failure.
     const HEARD_WITHIN = { timeout: 60_000 };
 
-    it('keeps a resolution on PostgreSQL only, and refuses a key revoked on another node', HEARD_WITHIN, async () => {
+    it('keeps a resolution, and refuses a key revoked on another node', HEARD_WITHIN, async () => {
       const ada = await first.human('ada');
       const key = await seedMemberKey(first, 'ada');
       assert.equal((await second.request('GET', '/v0/me', { token: key })).status, 200);
-      const kept = second.app.ctx.memberKeys.get(hashSecret(key));
-      if (backend === 'postgres') assert.equal(kept?.member.handle, 'ada');
-      else assert.equal(kept, undefined);
+      assert.equal(second.app.ctx.memberKeys.get(hashSecret(key))?.member.handle, 'ada');
 
       const credentials = await first.request('GET', '/v0/credentials', { token: ada.session });
       const id = (credentials.body.credentials as Array<{ id: string }>)[0]!.id;
@@ -70,7 +73,7 @@ for (const backend of backends()) {
       await first.human('otto');
       const agent = await seedAgent(first, 'otto-bot', 'otto', 'active');
       assert.equal((await second.request('GET', '/v0/me', { token: agent.key })).status, 200);
-      if (backend === 'postgres') assert.equal(second.app.ctx.memberKeys.get(hashSecret(agent.key))?.operatorStatus, 'active');
+      assert.equal(second.app.ctx.memberKeys.get(hashSecret(agent.key))?.operatorStatus, 'active');
       // A bare UPDATE, as no service writes it: the database announces it all the same.
       await setMemberStatus(first, 'otto', 'suspended');
       await forgotten(second, agent.key);
@@ -78,6 +81,35 @@ for (const backend of backends()) {
       assert.equal(refused.status, 403);
       assert.match(refused.body.detail, /operator otto is suspended/);
     });
+
+    if (backend === 'sqlite') {
+      it('refuses a key revoked, or an operator suspended, by another process writing the same file', async () => {
+        await first.human('ivy');
+        const agent = await seedAgent(first, 'ivy-bot', 'ivy', 'active');
+        const key = await seedMemberKey(first, 'ivy');
+        for (const token of [key, agent.key]) assert.equal((await first.request('GET', '/v0/me', { token })).status, 200);
+        assert.ok(first.app.ctx.memberKeys.get(hashSecret(key)), 'the resolution is kept');
+
+        // What `atrium admin` or the sqlite3 shell would do: its own connection, plain SQL.
+        const other = new BetterSqlite3(first.database.url.slice('sqlite:'.length));
+        try {
+          other.prepare('update member_keys set revoked_ts = ? where key_hash = ?').run(new Date().toISOString(), hashSecret(key));
+          assert.equal((await first.request('GET', '/v0/me', { token: key })).status, 401);
+          assert.equal((await first.request('GET', '/v0/me', { token: agent.key })).status, 200);
+          other.prepare("update members set status = 'suspended' where handle = 'ivy'").run();
+          const refused = await first.request('GET', '/v0/me', { token: agent.key });
+          assert.equal(refused.status, 403);
+          assert.match(refused.body.detail, /operator ivy is suspended/);
+          // A key's last-use refresh is no change to what a resolution carries: it is not counted.
+          const counted = () => other.prepare('select changes from credential_changes').pluck().get() as number;
+          const before = counted();
+          other.prepare('update member_keys set last_used_ts = ? where key_hash = ?').run(new Date().toISOString(), hashSecret(agent.key));
+          assert.equal(counted(), before);
+        } finally {
+          other.close();
+        }
+      });
+    }
   });
 }
 

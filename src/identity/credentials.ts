@@ -39,7 +39,9 @@ export async function resolveCredential(
   const token = presented.token;
   if (token.startsWith(MEMBER_KEY_PREFIX) && presented.type === 'bearer') {
     const hash = hashSecret(token);
-    const resolution = opts.keys?.get(hash) ?? (await lookUpKey(db, hash, opts.keys));
+    const began = opts.keys?.begin();
+    const generation = typeof began === 'object' ? await began : began;
+    const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpKey(db, hash, opts.keys, generation));
     if (!resolution || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('unknown or revoked member key');
     const member = toMemberRecord(resolution.member);
     refuseSuspended(member, resolution.operatorStatus);
@@ -86,8 +88,12 @@ export async function resolveCredential(
 }
 
 /** A live key's resolution from the database (a revoked or unknown key has none); kept when a cache is given. */
-async function lookUpKey(db: Kysely<DatabaseSchema>, hash: string, keys: MemberKeyCache | undefined): Promise<KeyResolution | undefined> {
-  const generation = keys?.generation ?? 0;
+async function lookUpKey(
+  db: Kysely<DatabaseSchema>,
+  hash: string,
+  keys: MemberKeyCache | undefined,
+  generation: number | undefined,
+): Promise<KeyResolution | undefined> {
   const row = await db
     .selectFrom('member_keys')
     .innerJoin('members', 'members.handle', 'member_keys.member_handle')
@@ -107,7 +113,7 @@ async function lookUpKey(db: Kysely<DatabaseSchema>, hash: string, keys: MemberK
   if (!row || row.key_revoked_ts !== null) return undefined;
   const { key_id, key_revoked_ts: _revoked, last_used_ts, key_hash, operator_status, ...member } = row;
   const resolution: KeyResolution = { member, operatorStatus: operator_status, keyId: key_id, keyHash: key_hash, lastUsedTs: last_used_ts };
-  keys?.put(hash, resolution, generation);
+  if (generation !== undefined) keys?.put(hash, resolution, generation);
   return resolution;
 }
 

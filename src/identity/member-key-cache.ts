@@ -10,12 +10,20 @@ export interface KeyResolution {
   lastUsedTs: string | null;
 }
 
-/** Tells every node that members or member keys changed somewhere (PostgreSQL notifications). */
+/**
+ * How a node learns that members or member keys changed: announcements it
+ * hears (PostgreSQL notifications), or a count it reads (SQLite).
+ */
 export interface CredentialChanges {
   /** False while this node cannot hear changes (no listener connection): nothing may be kept then. */
   readonly live: boolean;
   /** Called on every change heard, and whenever hearing stops or resumes. */
   onChange(listener: () => void): void;
+  /**
+   * SQLite: the database's count of such changes (migration 0018), read on
+   * every keyed request. When it moved, everything kept is forgotten first.
+   */
+  count?(): Promise<number>;
 }
 
 /** How long a resolution is kept even when no change is heard: a backstop, should a notification ever be lost. */
@@ -31,8 +39,13 @@ const MAX_KEPT = 10_000;
  * listener connection drops. The trade-off, stated openly: a key revoked (or
  * a member suspended) on one node may still be accepted by another node for
  * the moment the notification takes to arrive, milliseconds; no longer than
- * KEPT_FOR_MS should it be lost. Sessions are not kept. SQLite has one node
- * and lookups that cost microseconds, so it keeps nothing.
+ * KEPT_FOR_MS should it be lost. Sessions are not kept.
+ *
+ * On SQLite the lookup is a join built and run per request, most of what a
+ * keyed empty poll costs. There, triggers count the same changes in the
+ * database (migration 0018), whoever writes them, and every keyed request
+ * reads that count (one tiny statement) before it uses what was kept: a
+ * change is never missed, not even for a moment.
  *
  * A lookup that was already running when a change was heard may carry the
  * old answer: the generation counter keeps it from being stored.
@@ -40,6 +53,8 @@ const MAX_KEPT = 10_000;
 export class MemberKeyCache {
   private readonly kept = new Map<string, { resolution: KeyResolution; at: number }>();
   private generationNow = 0;
+  /** SQLite: the change count the kept resolutions were looked up under. */
+  private counted: number | undefined;
 
   constructor(
     private readonly changes: CredentialChanges,
@@ -51,6 +66,23 @@ export class MemberKeyCache {
   /** Pass to `put`: a lookup started before a change is not kept. */
   get generation(): number {
     return this.generationNow;
+  }
+
+  /**
+   * Call before `get` on each request: where changes are counted rather than
+   * announced (SQLite), reads the count and forgets everything if it moved.
+   * Answers the generation to pass to `put`.
+   */
+  begin(): number | Promise<number> {
+    const count = this.changes.count;
+    if (!count) return this.generationNow;
+    return count().then((changes) => {
+      if (changes !== this.counted) {
+        this.forget();
+        this.counted = changes;
+      }
+      return this.generationNow;
+    });
   }
 
   get(keyHash: string): KeyResolution | undefined {

@@ -17,6 +17,7 @@ import * as webhookSubscriptions from './0014-webhook-subscriptions.js';
 import * as idempotencyKeys from './0015-idempotency-keys.js';
 import * as credentialApprovals from './0016-credential-approvals.js';
 import * as credentialChangeNotices from './0017-credential-change-notices.js';
+import * as credentialChangeCounter from './0018-credential-change-counter.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0015-idempotency-keys': idempotencyKeys,
   '0016-credential-approvals': credentialApprovals,
   '0017-credential-change-notices': credentialChangeNotices,
+  '0018-credential-change-counter': credentialChangeCounter,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
