@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { focused } from './support/browser.js';
 import { backends } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
@@ -50,6 +51,7 @@ for (const backend of backends()) {
       await page.getByRole('button', { name: 'Create Resource' }).click();
       await page.getByRole('alert').filter({ hasText: 'Give the Resource a name.' }).waitFor();
       assert.equal(await textArea(page).inputValue(), '## Bees\n\nBees like lavender.\n');
+      assert.equal(await focused(page), 'input:Name');
       await page.getByLabel('Name').fill('Field guide');
 
       // The preview is a tab of an accessible tab list, reachable by arrow keys.
@@ -131,6 +133,9 @@ for (const backend of backends()) {
 
       const adas = 'Agenda\n\n- compost\n- seeds\n- tools\n';
       await textArea(adaPage).fill(adas);
+      // The Space feed tells her before she even saves.
+      await adaPage.getByRole('status').filter({ hasText: 'Version 2 was just saved by @bob' }).waitFor();
+      await screenshots(adaPage, 'resources-edit-newer');
       await adaPage.getByRole('button', { name: 'Save' }).click();
       const conflict = adaPage.getByRole('region', { name: 'Version 2 was saved while you were editing' });
       await conflict.waitFor();

@@ -219,6 +219,7 @@ export function NewResourcePage() {
   const { mayWrite, why } = useMayWrite(slug);
   const [name, setName] = useState('');
   const [content, setContent] = useState('');
+  const [nameError, setNameError] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -226,9 +227,10 @@ export function NewResourcePage() {
     event.preventDefault();
     if (busy) return;
     if (name.trim() === '') {
-      setError('Give the Resource a name.');
+      setNameError('Give the Resource a name.');
       return;
     }
+    setNameError('');
     setBusy(true);
     setError('');
     try {
@@ -249,10 +251,7 @@ export function NewResourcePage() {
         <p>{why || 'You cannot write Resources in this Space.'}</p>
       ) : (
         <form onSubmit={(e) => void submit(e)} noValidate>
-          <div className="field">
-            <label htmlFor="resource-name">Name</label>
-            <input id="resource-name" type="text" value={name} maxLength={200} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-          </div>
+          <NameField value={name} onChange={setName} error={nameError} />
           <MarkdownEditor id="resource-new" label="Text" value={content} onChange={setContent} />
           <ErrorMessage>{error}</ErrorMessage>
           <div className="actions">
@@ -263,6 +262,36 @@ export function NewResourcePage() {
         </form>
       )}
     </section>
+  );
+}
+
+/** A Resource's name, 1-200 characters and not blank; a refusal is tied to the field and takes focus. */
+function NameField({ value, onChange, error, children }: { value: string; onChange: (v: string) => void; error: string; children?: ReactNode }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (error) input.current?.focus();
+  }, [error]);
+  return (
+    <div className="field">
+      <label htmlFor="resource-name">Name</label>
+      <input
+        ref={input}
+        id="resource-name"
+        type="text"
+        value={value}
+        maxLength={200}
+        autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'resource-name-error' : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <p id="resource-name-error" role="alert" className="field-error">
+          {error}
+        </p>
+      ) : null}
+      {children}
+    </div>
   );
 }
 
@@ -302,31 +331,42 @@ export function ResourceEditPage() {
         ) : base === null ? (
           <Loading what="the Resource" />
         ) : (
-          <ResourceEditor slug={slug} id={id} base={base} />
+          <ResourceEditor slug={slug} id={id} base={base} live={doc} />
         )
       }
     </ResourceLoaded>
   );
 }
 
-function ResourceEditor({ slug, id, base }: { slug: string; id: string; base: Base }) {
+function ResourceEditor({ slug, id, base, live }: { slug: string; id: string; base: Base; live: ResourceDocument }) {
   useTitle(`Edit ${base.name}`);
   const queries = useQueryClient();
   const [name, setName] = useState(base.name);
   const [content, setContent] = useState(base.content);
+  const [nameError, setNameError] = useState('');
   /** The version a save must be on top of: the base, or the newer one a conflict showed. */
   const [newer, setNewer] = useState<ResourceDocument | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const expected = newer?.current_version ?? base.version;
+  const dirty = content !== base.content || name !== base.name;
+
+  // Leaving the page (reload, closing the tab) with unsaved text asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     if (name.trim() === '') {
-      setError('The name cannot be empty.');
+      setNameError('The name cannot be empty.');
       return;
     }
+    setNameError('');
     setBusy(true);
     setError('');
     try {
@@ -362,16 +402,28 @@ function ResourceEditor({ slug, id, base }: { slug: string; id: string; base: Ba
       <BackToResources slug={slug} />
       <PageHeading>Edit {base.name}</PageHeading>
       <p className="resource-meta">
-        Editing from version {base.version}. Saving adds version {expected + 1}; earlier versions stay in the{' '}
-        <Link to={resourcePath(slug, id, '/history')}>history</Link>.
+        {newer
+          ? `You started from version ${base.version}. Saving adds version ${expected + 1} on top of version ${expected}`
+          : `Editing from version ${base.version}. Saving adds version ${expected + 1}`}
+        ; earlier versions stay in the <Link to={resourcePath(slug, id, '/history')}>history</Link>.
       </p>
+      {/* The Space feed keeps `live` current: say so as soon as someone else saves, not only when this save is refused. */}
+      {live.current_version > expected ? (
+        <div role="status" className="notice live-version">
+          <p>
+            Version {live.current_version} was just saved by <Handle handle={live.updated_by} />. Saving now would be refused until you
+            have seen their changes.
+          </p>
+          <button type="button" className="secondary small" onClick={() => setNewer(live)}>
+            Show their changes
+          </button>
+        </div>
+      ) : null}
       {newer ? <Conflict key={newer.current_version} base={base} newer={newer} draft={content} /> : null}
       <form onSubmit={(e) => void save(e)} noValidate>
-        <div className="field">
-          <label htmlFor="resource-name">Name</label>
-          <input id="resource-name" type="text" value={name} maxLength={200} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+        <NameField value={name} onChange={setName} error={nameError}>
           {name !== base.name ? <p className="hint">Saving renames the Resource; its address stays the same.</p> : null}
-        </div>
+        </NameField>
         <MarkdownEditor id="resource-edit" label="Text" value={content} onChange={setContent} />
         <ErrorMessage>{error}</ErrorMessage>
         <div className="actions">
