@@ -189,6 +189,33 @@ for (const backend of backends()) {
       assert.equal(await page.getByRole('link', { name: 'Draft plan' }).count(), 0);
     });
 
+    it('folds long unchanged stretches of a diff and unfolds them on request', async () => {
+      const lines = Array.from({ length: 30 }, (_, i) => `Line ${i + 1}`);
+      const id = await seedResource('garden', 'Long list', `${lines.join('\n')}\n`);
+      lines[14] = 'Line fifteen';
+      const added = await app.server.request('POST', `/v0/spaces/garden/resources/${id}/versions`, {
+        token: bob.session,
+        body: { content: `${lines.join('\n')}\n`, expected_version: 1 },
+      });
+      assert.equal(added.status, 201);
+
+      const page = await app.pages.open();
+      await page.goto(`/spaces/garden/resources/${id}/history`);
+      const diff = page.getByRole('figure');
+      await diff.getByText('1 line added, 1 removed.', { exact: false }).waitFor();
+      await diff.locator('del').filter({ hasText: /^−Removed: Line 15$/ }).waitFor();
+      await diff.locator('ins').filter({ hasText: /^\+Added: Line fifteen$/ }).waitFor();
+      // Three lines of context on each side of the change; the rest folds.
+      await diff.getByText('11 unchanged lines').waitFor();
+      await diff.getByText('12 unchanged lines').waitFor();
+      assert.equal(await diff.getByText('Line 12', { exact: true }).count(), 1);
+      assert.equal(await diff.getByText('Line 11', { exact: true }).count(), 0);
+      await diff.getByRole('button', { name: 'Show unchanged lines' }).click();
+      await diff.getByText('Line 1', { exact: true }).waitFor();
+      assert.equal(await diff.getByText(/^\d+ unchanged lines?$/).count(), 0);
+      assert.equal(await diff.getByRole('button', { name: 'Hide unchanged lines' }).getAttribute('aria-pressed'), 'true');
+    });
+
     it('a reader who may not write sees Resources but no New or Edit', async () => {
       await seedResource('garden', 'Open notes', 'Everyone may read this.\n');
       const closed = await seedResource('library', 'Catalogue', 'Admitted members write here.\n');
