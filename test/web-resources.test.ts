@@ -107,6 +107,8 @@ for (const backend of backends()) {
       await heading(page, 'Field guide (version 1)').waitFor();
       await page.getByText('Bees like lavender.').waitFor();
       await page.getByText(/This is version 1 of 2, saved by @bob/).waitFor();
+      await assertAccessible(page, 'an old version of a Resource');
+      await screenshots(page, 'resources-old-version');
       await page.getByRole('link', { name: 'Read the current version' }).click();
       await page.getByText('Bees like thyme.').waitFor();
 
