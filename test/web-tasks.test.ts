@@ -85,6 +85,7 @@ for (const backend of backends()) {
       await page.getByRole('heading', { level: 1, name: 'Survey the north bed' }).waitFor();
       await page.locator('.task-description strong', { hasText: 'tulips' }).waitFor();
       // She created it, so she may also cancel it.
+      await button(page, 'Complete').waitFor();
       assert.deepEqual(await moves(page), ['Cancel task', 'Complete']);
       await button(page, 'Complete').click();
       const provenance = page.getByRole('region', { name: 'Completion' });
@@ -116,6 +117,7 @@ for (const backend of backends()) {
       assert.deepEqual(await moves(page), ['Claim']);
       await button(page, 'Claim').click();
       await page.getByText('You claimed this task.').waitFor();
+      await button(page, 'Submit').waitFor();
       assert.deepEqual(await moves(page), ['Release', 'Submit']);
       await button(page, 'Submit').click();
       await page.getByText('Submitted: another member can now complete it.').waitFor();

@@ -160,8 +160,8 @@ function ConnectionTable({ connections }: { connections: Connection[] }) {
           <tbody>
             {connections.map((c) => (
               <tr key={c.id}>
-                <th scope="row" className="mono" data-label="Connection">
-                  {c.id}
+                <th scope="row" data-label="Connection">
+                  <span className="mono">{c.id}</span>
                 </th>
                 <td data-label="Needs approval for">{c.approval_required_methods.length ? c.approval_required_methods.join(', ') : 'no method'}</td>
                 <td data-label="Needs a claimed task">{c.require_task ? 'yes' : 'no'}</td>
@@ -210,8 +210,8 @@ function ApprovalTable({ entries, made }: { entries: ApprovalEntry[]; made: Appr
                   <br />
                   <span className="mono muted endpoint-id">{e.id}</span>
                 </th>
-                <td className="mono" data-label="Connection">
-                  {e.connection_id}
+                <td data-label="Connection">
+                  <span className="mono">{e.connection_id}</span>
                 </td>
                 <td data-label="For">
                   <Handle handle={e.member_handle} />
@@ -347,7 +347,7 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
         </div>
         <div className="field">
           <label htmlFor="approval-run">Run id</label>
-          <input id="approval-run" type="text" required className="mono" value={form.run} aria-describedby="approval-run-hint" onChange={set('run')} />
+          <input id="approval-run" type="text" required value={form.run} aria-describedby="approval-run-hint" onChange={set('run')} />
           <p id="approval-run-hint" className="hint">
             The member must send this run id. Never put a secret in it.
           </p>

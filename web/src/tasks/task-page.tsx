@@ -10,7 +10,7 @@ import { spacePath, useSpace } from '../space/layout';
 import { useStanding } from '../standing';
 import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../ui';
 import { TaskDiscussion } from './discussion';
-import { tasksKey, useMemberWithOperator, useTask } from './queries';
+import { taskKey, tasksKey, useMemberWithOperator, useTask } from './queries';
 import {
   allowedMoves,
   ASSURANCE_TEXT,
@@ -168,7 +168,9 @@ function TaskActions({
       reopen: '/v0/spaces/{slug}/tasks/{id}/reopen',
       cancel: '/v0/spaces/{slug}/tasks/{id}/cancel',
     } as const;
-    await call(client.POST(paths[which], params));
+    const moved = await call(client.POST(paths[which], params));
+    // The answer is the task as the move left it: show it at once, before the list refetches.
+    queries.setQueryData(taskKey(space.slug, task.id), moved);
     setDone(MOVE_DONE[which]);
   };
 
