@@ -217,7 +217,7 @@ function ApprovalTable({ entries, made }: { entries: ApprovalEntry[]; made: Appr
                   <Handle handle={e.member_handle} />
                   {e.task_id !== null ? <>, task #{e.task_id}</> : null}
                   <br />
-                  <span className="muted">run {e.run_id}</span>
+                  <span className="muted">run id {e.run_id}</span>
                 </td>
                 <td data-label="Purpose">{full ? full.purpose : <span className="muted">not in the feed</span>}</td>
                 <td data-label="Expires">

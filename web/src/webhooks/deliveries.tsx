@@ -72,6 +72,7 @@ export function DeliveryHistory({ subscriptionId, endpointActive }: { subscripti
                       </td>
                       <td data-label="Next attempt">{d.next_attempt_ts ? <Time iso={d.next_attempt_ts} /> : '—'}</td>
                       <td className="row-actions">
+                        {d.status === 'dead' && !endpointActive ? <span className="hint">Verify the endpoint to replay.</span> : null}
                         {d.status === 'dead' && endpointActive ? (
                           <button type="button" className="small" onClick={() => void replay(d)} aria-label={`Replay ${d.id}`}>
                             Replay
