@@ -164,5 +164,19 @@ for (const backend of backends()) {
       await page.unroute(/\/v0\/spaces\/workshop\/events/);
       await Promise.all(held.map((route) => route.continue()));
     });
+
+    it('shows a reader who is not signed in the tasks, and no way to change them', async () => {
+      const id = await newTask(ada.session, 'Prune the roses');
+      const page = await app.pages.open();
+      await page.goto('/spaces/workshop/tasks');
+      await column(page, 'Open').getByRole('link', { name: 'Prune the roses' }).waitFor();
+      await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
+      assert.equal(await button(page, 'New task').count(), 0);
+      await page.goto(`/spaces/workshop/tasks/${id}`);
+      await page.getByRole('heading', { level: 1, name: 'Prune the roses' }).waitFor();
+      await page.getByRole('heading', { name: 'Discussion' }).waitFor();
+      assert.deepEqual(await moves(page), []);
+      assert.equal(await page.getByLabel('Add to the discussion').count(), 0);
+    });
   });
 }
