@@ -1,8 +1,2 @@
-import { PageHeading, useTitle } from '../page';
-
-// Placeholder: replaced by the page's real implementation.
-export function WebhookEndpointsPage() {
-  useTitle('WebhookEndpointsPage');
-  return <PageHeading>WebhookEndpointsPage</PageHeading>;
-}
-
+// The member's own webhooks page lives in web/src/webhooks/.
+export { WebhookEndpointsPage } from '../webhooks/endpoints-page';

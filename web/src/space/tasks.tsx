@@ -1,13 +1,3 @@
-import { PageHeading, useTitle } from '../page';
-
-// Placeholder: replaced by the page's real implementation.
-export function TaskBoardPage() {
-  useTitle('TaskBoardPage');
-  return <PageHeading>TaskBoardPage</PageHeading>;
-}
-
-export function TaskPage() {
-  useTitle('TaskPage');
-  return <PageHeading>TaskPage</PageHeading>;
-}
-
+// The task pages live in web/src/tasks/; the Space layout routes to them by these names.
+export { TaskBoardPage } from '../tasks/board';
+export { TaskPage } from '../tasks/task-page';

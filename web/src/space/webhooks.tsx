@@ -1,13 +1,3 @@
-import { PageHeading, useTitle } from '../page';
-
-// Placeholder: replaced by the page's real implementation.
-export function ApprovalsPage() {
-  useTitle('ApprovalsPage');
-  return <PageHeading>ApprovalsPage</PageHeading>;
-}
-
-export function SpaceWebhooksPage() {
-  useTitle('SpaceWebhooksPage');
-  return <PageHeading>SpaceWebhooksPage</PageHeading>;
-}
-
+// The Space's webhook and approval pages live in web/src/webhooks/ and web/src/approvals/.
+export { ApprovalsPage } from '../approvals/approvals-page';
+export { SpaceWebhooksPage } from '../webhooks/space-page';

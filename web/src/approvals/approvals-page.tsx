@@ -1,0 +1,417 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useParams } from 'wouter';
+import { call, client, errorText, type Event, type Schemas } from '../client';
+import { ErrorMessage, PageHeading, useTitle } from '../page';
+import { spacePath, useSpace } from '../space/layout';
+import { Link, signInPath } from '../router';
+import { useStanding } from '../standing';
+import { Handle, Loaded, Notice, Time } from '../ui';
+import '../webhooks/webhooks.css';
+
+// Credential approvals (docs/gateway.md, "Approvals"): an Owner/Host approves
+// one exact external request for one member, through one of the Space's
+// credential connections. The API creates approvals but does not list them, so
+// the list is read from the Space feed's `credential_approval_created` events
+// (method and host only, never the path, headers or body), and an approval is
+// used once a `credential_ticket_issued` event names it.
+
+type Approval = Schemas['CredentialApproval'];
+type Connection = Schemas['ExternalConnection'];
+type Method = Approval['method'];
+const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+interface ApprovalEntry {
+  id: string;
+  connection_id: string;
+  member_handle: string;
+  task_id: number | null;
+  run_id: string;
+  method: string;
+  host: string;
+  expires_ts: string;
+  approved_by: string | null;
+  created_ts: string;
+  used: boolean;
+}
+
+const PAGE = 500;
+
+/** Every approval of the Space, newest first, from its feed. */
+function useApprovalEntries(slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['space', slug, 'credential-approvals'],
+    enabled,
+    queryFn: async () => {
+      const events: Event[] = [];
+      let since = 0;
+      for (;;) {
+        const page = await call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { since, limit: PAGE } } }));
+        events.push(...page.events);
+        since = page.cursor;
+        if (page.events.length < PAGE) break;
+      }
+      const used = new Set<string>();
+      for (const e of events) if (e.type === 'credential_ticket_issued' && e.payload.approval_id) used.add(e.payload.approval_id);
+      const entries: ApprovalEntry[] = [];
+      for (const e of events) {
+        if (e.type !== 'credential_approval_created') continue;
+        entries.push({ ...e.payload, approved_by: e.actor, created_ts: e.created_ts, used: used.has(e.payload.id) });
+      }
+      return entries.reverse();
+    },
+  });
+}
+
+function useConnections(slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['space', slug, 'external-connections'],
+    enabled,
+    queryFn: async () => (await call(client.GET('/v0/spaces/{space}/external-connections', { params: { path: { space: slug } } }))).connections,
+  });
+}
+
+export function ApprovalsPage() {
+  const { slug } = useParams<{ slug: string }>();
+  const space = useSpace(slug);
+  const standing = useStanding(slug);
+  useTitle(space.data ? `Approvals · ${space.data.name}` : 'Approvals');
+  const allowed = standing.ownerOrHost;
+  // Listing connections needs admission, which an Owner/Host role does not stand in for.
+  const admitted = standing.membership === 'admitted';
+  const entries = useApprovalEntries(slug, allowed);
+  const connections = useConnections(slug, allowed && admitted);
+  /** Approvals made on this page: the API's answer shows what the feed does not (purpose, exact URL). */
+  const [made, setMade] = useState<Approval[]>([]);
+
+  if (standing.me === null) {
+    return (
+      <section>
+        <PageHeading>Approvals</PageHeading>
+        <p>
+          <Link to={signInPath(spacePath(slug, '/approvals'))}>Sign in</Link> as an Owner or Host of this Space.
+        </p>
+      </section>
+    );
+  }
+  if (!allowed) {
+    return (
+      <section>
+        <PageHeading>Approvals</PageHeading>
+        <p>Only Owners and Hosts of this Space approve external requests.</p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="webhooks-page approvals-page">
+      <PageHeading>Approvals</PageHeading>
+      <p className="lead">
+        An approval lets one member, usually an agent, make one exact external request (this method, URL, headers and body) once,
+        through one of this Space&rsquo;s credential connections, before it expires, without the credential ever reaching them.
+      </p>
+
+      <section aria-labelledby="approvals-heading">
+        <h2 id="approvals-heading">Approvals in this Space</h2>
+        <Loaded query={entries} what="the approvals">
+          {(list) => <ApprovalTable entries={list} made={made} />}
+        </Loaded>
+      </section>
+      <section aria-labelledby="connections-heading">
+        <h2 id="connections-heading">Connections</h2>
+        {admitted ? (
+          <Loaded query={connections} what="the connections">
+            {(list) => <ConnectionTable connections={list} />}
+          </Loaded>
+        ) : (
+          <p className="muted">
+            Listing this Space&rsquo;s connections needs admission to it: join the Space to see them. You can still approve a request by
+            connection id.
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="new-approval-heading">
+        <h2 id="new-approval-heading">Approve a request</h2>
+        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={(a) => setMade((m) => [a, ...m])} />
+      </section>
+
+    </section>
+  );
+}
+
+function ConnectionTable({ connections }: { connections: Connection[] }) {
+  if (connections.length === 0) {
+    return <p className="muted">No connection of this Space admits you. A connection only for agents is not listed here: approve by its id.</p>;
+  }
+  return (
+    <>
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">Credential connections of this Space</caption>
+          <thead>
+            <tr>
+              <th scope="col">Connection</th>
+              <th scope="col">Needs approval for</th>
+              <th scope="col">Needs a claimed task</th>
+              <th scope="col">Longest ticket</th>
+            </tr>
+          </thead>
+          <tbody>
+            {connections.map((c) => (
+              <tr key={c.id}>
+                <th scope="row" data-label="Connection">
+                  <span className="mono">{c.id}</span>
+                </th>
+                <td data-label="Needs approval for">{c.approval_required_methods.length ? c.approval_required_methods.join(', ') : 'no method'}</td>
+                <td data-label="Needs a claimed task">{c.require_task ? 'yes' : 'no'}</td>
+                <td data-label="Longest ticket">{c.max_ttl_seconds} s</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="hint">Listed: the connections that admit you. One only for agents, or for named members, is not listed; approve by its id.</p>
+    </>
+  );
+}
+
+function statusOf(entry: ApprovalEntry): 'issued' | 'consumed' | 'expired' {
+  if (entry.used) return 'consumed';
+  return Date.parse(entry.expires_ts) <= Date.now() ? 'expired' : 'issued';
+}
+
+function ApprovalTable({ entries, made }: { entries: ApprovalEntry[]; made: Approval[] }) {
+  if (entries.length === 0) return <p className="muted">No approvals yet.</p>;
+  const details = new Map(made.map((a) => [a.id, a]));
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">Credential approvals, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Request</th>
+            <th scope="col">Connection</th>
+            <th scope="col">For</th>
+            <th scope="col">Purpose</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Approved by</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const full = details.get(e.id);
+            const status = statusOf(e);
+            return (
+              <tr key={e.id}>
+                <th scope="row" className="url" data-label="Request">
+                  {e.method} {full ? full.url : e.host}
+                  <br />
+                  <span className="mono muted endpoint-id">{e.id}</span>
+                </th>
+                <td data-label="Connection">
+                  <span className="mono">{e.connection_id}</span>
+                </td>
+                <td data-label="For">
+                  <Handle handle={e.member_handle} />
+                  {e.task_id !== null ? <>, task #{e.task_id}</> : null}
+                  <br />
+                  <span className="muted">run id {e.run_id}</span>
+                </td>
+                <td data-label="Purpose">{full ? full.purpose : <span className="muted">not in the feed</span>}</td>
+                <td data-label="Expires">
+                  <Time iso={e.expires_ts} />
+                </td>
+                <td data-label="Approved by">{e.approved_by ? <Handle handle={e.approved_by} /> : 'the steward key'}</td>
+                <td data-label="Status">
+                  <span className={`badge approval-${status}`}>{status === 'consumed' ? 'used' : status}</span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const LIFETIMES = [
+  { seconds: 900, label: '15 minutes' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 4 * 3600, label: '4 hours' },
+  { seconds: 86400, label: '24 hours' },
+];
+
+/** "Name: value" lines into a header record; a line without a colon is refused here, before sending. */
+function parseHeaders(text: string): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const at = line.indexOf(':');
+    if (at <= 0) return `Headers: "${line.trim()}" is not "Name: value".`;
+    headers[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+function newRunId(): string {
+  return `run-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+function ApprovalForm({ slug, connections, onMade }: { slug: string; connections: Connection[]; onMade: (a: Approval) => void }) {
+  const queries = useQueryClient();
+  const [form, setForm] = useState({
+    connection: '',
+    member: '',
+    task: '',
+    run: newRunId(),
+    purpose: '',
+    method: 'POST' as Method,
+    url: '',
+    headers: '',
+    body: '',
+    lifetime: '3600',
+    reason: '',
+  });
+  const [error, setError] = useState('');
+  const [made, setMade] = useState<Approval | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setError('');
+    setMade(null);
+    const headers = parseHeaders(form.headers);
+    if (typeof headers === 'string') return setError(headers);
+    if (form.task !== '' && !/^[1-9][0-9]*$/.test(form.task.trim())) return setError('Task: a task number such as 42, or empty.');
+    setBusy(true);
+    try {
+      const approval = await call(
+        client.POST('/v0/spaces/{space}/credential-approvals', {
+          params: { path: { space: slug } },
+          body: {
+            connection_id: form.connection.trim(),
+            member_handle: form.member.trim().replace(/^@/, ''),
+            ...(form.task.trim() ? { task_id: Number(form.task.trim()) } : {}),
+            run_id: form.run.trim(),
+            purpose: form.purpose,
+            expires_in_seconds: Number(form.lifetime),
+            reason: form.reason,
+            request: {
+              method: form.method,
+              url: form.url.trim(),
+              ...(Object.keys(headers).length ? { headers } : {}),
+              ...(form.body !== '' ? { body: form.body } : {}),
+            },
+          },
+        }),
+      );
+      setMade(approval);
+      onMade(approval);
+      // A run id gets one ticket per member: the next approval needs a fresh one.
+      setForm((f) => ({ ...f, run: newRunId(), purpose: '', url: '', headers: '', body: '', reason: '', task: '' }));
+      await queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] });
+    } catch (err) {
+      // What was typed stays, to be corrected.
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card approval-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-approval-heading">
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="approval-connection">Connection</label>
+          <input id="approval-connection" type="text" list="approval-connections" required value={form.connection} onChange={set('connection')} />
+          <datalist id="approval-connections">
+            {connections.map((c) => (
+              <option key={c.id} value={c.id} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="approval-member">Member</label>
+          <input id="approval-member" type="text" required autoComplete="off" value={form.member} aria-describedby="approval-member-hint" onChange={set('member')} />
+          <p id="approval-member-hint" className="hint">
+            The handle of the member who will make the request; the connection must admit them.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="approval-task">Task (optional)</label>
+          <input id="approval-task" type="text" inputMode="numeric" value={form.task} onChange={set('task')} />
+        </div>
+        <div className="field">
+          <label htmlFor="approval-run">Run id</label>
+          <input id="approval-run" type="text" required value={form.run} aria-describedby="approval-run-hint" onChange={set('run')} />
+          <p id="approval-run-hint" className="hint">
+            The member must send this run id. Never put a secret in it.
+          </p>
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor="approval-purpose">Purpose</label>
+        <input id="approval-purpose" type="text" required maxLength={200} value={form.purpose} aria-describedby="approval-purpose-hint" onChange={set('purpose')} />
+        <p id="approval-purpose-hint" className="hint">
+          One line; the member must declare exactly this purpose. It is recorded in the gateway ledger.
+        </p>
+      </div>
+      <div className="form-grid request-line">
+        <div className="field">
+          <label htmlFor="approval-method">Method</label>
+          <select id="approval-method" value={form.method} onChange={set('method')}>
+            {METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="approval-url">Exact URL</label>
+          <input id="approval-url" type="url" required value={form.url} onChange={set('url')} />
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor="approval-headers">Headers (optional)</label>
+        <textarea id="approval-headers" className="mono short" value={form.headers} aria-describedby="approval-headers-hint" onChange={set('headers')} />
+        <p id="approval-headers-hint" className="hint">
+          One &ldquo;Name: value&rdquo; a line. Values are bound by digest and never shown again.
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor="approval-body">Body (optional)</label>
+        <textarea id="approval-body" className="mono short" value={form.body} onChange={set('body')} />
+      </div>
+      <div className="field">
+        <label htmlFor="approval-lifetime">Usable for</label>
+        <select id="approval-lifetime" value={form.lifetime} onChange={set('lifetime')}>
+          {LIFETIMES.map((l) => (
+            <option key={l.seconds} value={l.seconds}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="approval-reason">Why you approve it</label>
+        <textarea id="approval-reason" className="short" required minLength={3} maxLength={1000} value={form.reason} aria-describedby="approval-reason-hint" onChange={set('reason')} />
+        <p id="approval-reason-hint" className="hint">
+          Kept on this host; never sent to the gateway.
+        </p>
+      </div>
+      {made ? (
+        <Notice>
+          Approved {made.id}: <Handle handle={made.member_handle} /> may send {made.method} {made.url} once through {made.connection_id}, with run
+          id <code>{made.run_id}</code> and purpose &ldquo;{made.purpose}&rdquo;, until <Time iso={made.expires_ts} />.
+        </Notice>
+      ) : null}
+      <ErrorMessage>{error}</ErrorMessage>
+      <button type="submit" aria-disabled={busy}>
+        Approve
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query';
+import { call, client, type Schemas } from '../client';
+import { useSession } from '../session';
+
+// Reads of the webhook pages. Endpoints and inbox subscriptions are the
+// signed-in member's own (['me', …]); a Space's subscriptions sit under
+// ['space', slug, …] so the Space feed refreshes them with everything else.
+
+export type Endpoint = Schemas['WebhookEndpoint'];
+export type Subscription = Schemas['WebhookSubscription'];
+export type Delivery = Schemas['WebhookDelivery'];
+export type Filter = Schemas['WebhookFilter'];
+
+export const endpointsKey = ['me', 'webhook-endpoints'] as const;
+export const inboxSubscriptionsKey = ['me', 'inbox-subscriptions'] as const;
+export const spaceSubscriptionsKey = (slug: string) => ['space', slug, 'webhook-subscriptions'] as const;
+
+export function useEndpoints() {
+  const { state } = useSession();
+  return useQuery({
+    queryKey: endpointsKey,
+    enabled: state.status === 'signed-in',
+    queryFn: async () => (await call(client.GET('/v0/webhook-endpoints'))).endpoints,
+  });
+}
+
+export function useSigningKeys() {
+  return useQuery({
+    queryKey: ['webhook-signing-keys'],
+    queryFn: async () => (await call(client.GET('/v0/webhook-signing-keys'))).keys,
+  });
+}
+
+export function useInboxSubscriptions() {
+  const { state } = useSession();
+  return useQuery({
+    queryKey: inboxSubscriptionsKey,
+    enabled: state.status === 'signed-in',
+    queryFn: async () => (await call(client.GET('/v0/me/inbox-subscriptions'))).subscriptions,
+  });
+}
+
+export function useSpaceSubscriptions(slug: string) {
+  const { state } = useSession();
+  return useQuery({
+    queryKey: spaceSubscriptionsKey(slug),
+    enabled: state.status === 'signed-in',
+    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/webhook-subscriptions', { params: { path: { slug } } }))).subscriptions,
+  });
+}
+
+/**
+ * Sends happen after events commit, on the host's own schedule, and make no
+ * event of their own: while a history is on screen it is read again every few
+ * seconds, so a delivery and each retry show up without a reload.
+ */
+const HISTORY_REFRESH_MS = 3000;
+
+export function useDeliveries(subscriptionId: string) {
+  return useQuery({
+    queryKey: ['me', 'webhook-deliveries', subscriptionId],
+    refetchInterval: HISTORY_REFRESH_MS,
+    queryFn: async () => (await call(client.GET('/v0/webhook-subscriptions/{id}/deliveries', { params: { path: { id: subscriptionId } } }))).deliveries,
+  });
+}
