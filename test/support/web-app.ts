@@ -46,6 +46,9 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // From the top, as a person arrives: a page scrolled down (focus moved to a form) would
+    // otherwise show sticky parts, like the Space sidebar, where the scroll left them.
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
