@@ -305,6 +305,25 @@ for (const backend of backends()) {
       });
       assert.equal(events[0].actor, 'hana');
       assert.doesNotMatch(JSON.stringify(feed.body), /q-secret|trace-secret|"n":1/, 'no query, header or body values in events');
+
+      // Owners/Hosts list what they granted, newest first, as it was shown when created.
+      const listed = await server.request('GET', '/v0/spaces/lab/credential-approvals', { token: host.session });
+      assert.equal(listed.status, 200);
+      assert.deepEqual(
+        listed.body.approvals.map((a: { run_id: string; status: string }) => [a.run_id, a.status]),
+        [
+          ['run-approved-3', 'issued'],
+          ['run-approved-2', 'issued'],
+          ['run-approved-1', 'issued'],
+        ],
+      );
+      assert.deepEqual(listed.body.approvals[2], approval);
+      assert.doesNotMatch(JSON.stringify(listed.body), /trace-secret|weekly import/, 'neither header values nor the reason');
+      assert.equal((await server.request('GET', '/v0/spaces/lab/credential-approvals', { token: STEWARD_KEY })).status, 200);
+      assert.equal((await server.request('GET', '/v0/spaces/yard/credential-approvals', { token: host.session })).status, 403, 'a Host of another Space');
+      assert.equal((await server.request('GET', '/v0/spaces/lab/credential-approvals', { token: botKey })).status, 403);
+      assert.equal((await server.request('GET', '/v0/spaces/lab/credential-approvals', { token: bea.session })).status, 403);
+      assert.equal((await server.request('GET', '/v0/spaces/lab/credential-approvals')).status, 401);
     });
 
     it('approvals: 422 for what nobody could use, leaving nothing behind', async () => {

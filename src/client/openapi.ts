@@ -1701,7 +1701,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a Space's credential approvals
+         * @description Owner/Host of the Space (their session or member key) or the steward key; agents are refused (403). Newest first, at most 200, with their status (`issued`, `consumed`, `expired`). Shown as when created: header names but not values, the body only by its SHA-256.
+         */
+        get: operations["list_credential_approvals"];
         put?: never;
         /**
          * Approve one exact external request for a member
@@ -7393,6 +7397,36 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    list_credential_approvals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                space: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approvals, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approvals: components["schemas"]["CredentialApproval"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
         };
     };
     create_credential_approval: {

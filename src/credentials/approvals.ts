@@ -81,6 +81,28 @@ export function checkPurpose(purpose: string): void {
  * member. No admission is needed to approve; the member must be one the
  * connection admits, since an approval nobody could use is a mistake.
  */
+/** At most this many approvals in one listing: they expire within a day, so a Space has few that matter. */
+export const MAX_LISTED_APPROVALS = 200;
+
+/**
+ * A Space's approvals, newest first, for its Owners/Hosts: what they granted,
+ * to whom, whether it was used. `reason` stays on this host and is not shown
+ * here either; nor are header values or the body (never stored).
+ */
+export async function listApprovals(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, now: Date): Promise<ApprovalView[]> {
+  await requireOwnerOrHost(db, actor, { space: slug });
+  await getSpace(db, slug);
+  const rows = await db
+    .selectFrom('credential_approvals')
+    .selectAll()
+    .where('space', '=', slug)
+    .orderBy('created_ts', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MAX_LISTED_APPROVALS)
+    .execute();
+  return rows.map((row) => approvalView(row, now));
+}
+
 export async function createApproval(tx: Tx, actor: Actor, connections: CredentialConnections, slug: string, input: NewApproval): Promise<ApprovalView> {
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   await getSpace(tx.db, slug);

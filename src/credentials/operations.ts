@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
-import { createApproval } from './approvals.js';
+import { createApproval, listApprovals } from './approvals.js';
 import { admitsMember } from './connections.js';
 import { callExternalService, issueCredentialTicket } from './issuance.js';
 import { ApprovalBody, CallAnswer, CallBody, ConnectionList, CredentialSpaceParams, TicketAnswer } from './schemas.js';
@@ -75,6 +75,27 @@ export const createCredentialApproval = defineOperation({
   handler: async ({ params, body, actor, ctx }) => ctx.db.transaction((tx) => createApproval(tx, actor, ctx.credentialConnections, params.space, body)),
 });
 
+export const listCredentialApprovals = defineOperation({
+  name: 'list_credential_approvals',
+  method: 'GET',
+  path: '/v0/spaces/{space}/credential-approvals',
+  tag: TAG,
+  summary: "List a Space's credential approvals",
+  description:
+    'Owner/Host of the Space (their session or member key) or the steward key; agents are refused (403). Newest first, at most 200, ' +
+    'with their status (`issued`, `consumed`, `expired`). Shown as when created: header names but not values, the body only by its SHA-256.',
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
+  params: CredentialSpaceParams,
+  success: {
+    status: 200,
+    description: 'The approvals, newest first.',
+    schema: Type.Object({ approvals: Type.Array(Type.Ref('CredentialApproval')) }, { additionalProperties: false }),
+  },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => ({ approvals: await listApprovals(ctx.db.kysely, actor, params.space, ctx.clock.now()) }),
+});
+
 export const callExternal = defineOperation({
   name: 'call_external_service',
   method: 'POST',
@@ -118,4 +139,4 @@ export const issueTicket = defineOperation({
   }),
 });
 
-export const credentialOperations = [listExternalConnections, callExternal, issueTicket, createCredentialApproval];
+export const credentialOperations = [listExternalConnections, callExternal, issueTicket, createCredentialApproval, listCredentialApprovals];
