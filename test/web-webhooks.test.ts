@@ -177,12 +177,14 @@ for (const backend of backends()) {
       await assertAccessible(page, 'approvals');
       await screenshots(page, 'webhooks-approvals');
 
-      // Another tab reads the approval from the feed alone: method and host, never the path.
+      // Another tab lists it from the server as approved: URL, purpose and header names, never the reason or a header value.
       const fresh = await app.pages.open({ session: ada.session });
       await fresh.goto('/spaces/garden/approvals');
       const listed = fresh.getByRole('region', { name: 'Approvals in this Space' }).getByRole('row').filter({ hasText: 'run-report-1' });
-      await listed.getByText('POST api.weather.example', { exact: false }).waitFor();
-      assert.doesNotMatch(await listed.innerText(), /reports\?city/);
+      await listed.getByText('POST https://api.weather.example/v1/reports?city=oslo').waitFor();
+      await listed.getByText('Send the weekly frost report').waitFor();
+      await listed.getByText('headers: content-type').waitFor();
+      assert.doesNotMatch(await listed.innerText(), /frost report is due|application\/json/);
 
       // A plain member is told the page is for Owners and Hosts.
       const member = await app.pages.open({ session: bea.session });

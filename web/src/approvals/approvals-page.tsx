@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Event, type Schemas } from '../client';
+import { call, client, errorText, type Schemas } from '../client';
 import { ErrorMessage, PageHeading, useTitle } from '../page';
 import { spacePath, useSpace } from '../space/layout';
 import { Link, signInPath } from '../router';
@@ -11,55 +11,23 @@ import '../webhooks/webhooks.css';
 
 // Credential approvals (docs/gateway.md, "Approvals"): an Owner/Host approves
 // one exact external request for one member, through one of the Space's
-// credential connections. The API creates approvals but does not list them, so
-// the list is read from the Space feed's `credential_approval_created` events
-// (method and host only, never the path, headers or body), and an approval is
-// used once a `credential_ticket_issued` event names it.
+// credential connections. Owners/Hosts list them (`GET …/credential-approvals`)
+// with the purpose, exact URL and header names as approved; header values and
+// the body are never shown (the body only by its SHA-256), and the reason
+// stays on the host.
 
 type Approval = Schemas['CredentialApproval'];
 type Connection = Schemas['ExternalConnection'];
 type Method = Approval['method'];
 const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-interface ApprovalEntry {
-  id: string;
-  connection_id: string;
-  member_handle: string;
-  task_id: number | null;
-  run_id: string;
-  method: string;
-  host: string;
-  expires_ts: string;
-  approved_by: string | null;
-  created_ts: string;
-  used: boolean;
-}
-
-const PAGE = 500;
-
-/** Every approval of the Space, newest first, from its feed. */
-function useApprovalEntries(slug: string, enabled: boolean) {
+/** The Space's approvals, newest first (kept fresh by the Space feed, which announces new ones and their use). */
+function useApprovals(slug: string, enabled: boolean) {
   return useQuery({
     queryKey: ['space', slug, 'credential-approvals'],
     enabled,
-    queryFn: async () => {
-      const events: Event[] = [];
-      let since = 0;
-      for (;;) {
-        const page = await call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { since, limit: PAGE } } }));
-        events.push(...page.events);
-        since = page.cursor;
-        if (page.events.length < PAGE) break;
-      }
-      const used = new Set<string>();
-      for (const e of events) if (e.type === 'credential_ticket_issued' && e.payload.approval_id) used.add(e.payload.approval_id);
-      const entries: ApprovalEntry[] = [];
-      for (const e of events) {
-        if (e.type !== 'credential_approval_created') continue;
-        entries.push({ ...e.payload, approved_by: e.actor, created_ts: e.created_ts, used: used.has(e.payload.id) });
-      }
-      return entries.reverse();
-    },
+    queryFn: async () =>
+      (await call(client.GET('/v0/spaces/{space}/credential-approvals', { params: { path: { space: slug } } }))).approvals,
   });
 }
 
@@ -79,10 +47,9 @@ export function ApprovalsPage() {
   const allowed = standing.ownerOrHost;
   // Listing connections needs admission, which an Owner/Host role does not stand in for.
   const admitted = standing.membership === 'admitted';
-  const entries = useApprovalEntries(slug, allowed);
+  const approvals = useApprovals(slug, allowed);
   const connections = useConnections(slug, allowed && admitted);
-  /** Approvals made on this page: the API's answer shows what the feed does not (purpose, exact URL). */
-  const [made, setMade] = useState<Approval[]>([]);
+  const queries = useQueryClient();
 
   if (standing.me === null) {
     return (
@@ -113,8 +80,8 @@ export function ApprovalsPage() {
 
       <section aria-labelledby="approvals-heading">
         <h2 id="approvals-heading">Approvals in this Space</h2>
-        <Loaded query={entries} what="the approvals">
-          {(list) => <ApprovalTable entries={list} made={made} />}
+        <Loaded query={approvals} what="the approvals">
+          {(list) => <ApprovalTable approvals={list} />}
         </Loaded>
       </section>
       <section aria-labelledby="connections-heading">
@@ -133,7 +100,7 @@ export function ApprovalsPage() {
 
       <section aria-labelledby="new-approval-heading">
         <h2 id="new-approval-heading">Approve a request</h2>
-        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={(a) => setMade((m) => [a, ...m])} />
+        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={() => void queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] })} />
       </section>
 
     </section>
@@ -176,14 +143,8 @@ function ConnectionTable({ connections }: { connections: Connection[] }) {
   );
 }
 
-function statusOf(entry: ApprovalEntry): 'issued' | 'consumed' | 'expired' {
-  if (entry.used) return 'consumed';
-  return Date.parse(entry.expires_ts) <= Date.now() ? 'expired' : 'issued';
-}
-
-function ApprovalTable({ entries, made }: { entries: ApprovalEntry[]; made: Approval[] }) {
-  if (entries.length === 0) return <p className="muted">No approvals yet.</p>;
-  const details = new Map(made.map((a) => [a.id, a]));
+function ApprovalTable({ approvals }: { approvals: Approval[] }) {
+  if (approvals.length === 0) return <p className="muted">No approvals yet.</p>;
   return (
     <div className="table-scroll">
       <table>
@@ -200,36 +161,38 @@ function ApprovalTable({ entries, made }: { entries: ApprovalEntry[]; made: Appr
           </tr>
         </thead>
         <tbody>
-          {entries.map((e) => {
-            const full = details.get(e.id);
-            const status = statusOf(e);
-            return (
-              <tr key={e.id}>
-                <th scope="row" className="url" data-label="Request">
-                  {e.method} {full ? full.url : e.host}
-                  <br />
-                  <span className="mono muted endpoint-id">{e.id}</span>
-                </th>
-                <td data-label="Connection">
-                  <span className="mono">{e.connection_id}</span>
-                </td>
-                <td data-label="For">
-                  <Handle handle={e.member_handle} />
-                  {e.task_id !== null ? <>, task #{e.task_id}</> : null}
-                  <br />
-                  <span className="muted">run id {e.run_id}</span>
-                </td>
-                <td data-label="Purpose">{full ? full.purpose : <span className="muted">not in the feed</span>}</td>
-                <td data-label="Expires">
-                  <Time iso={e.expires_ts} />
-                </td>
-                <td data-label="Approved by">{e.approved_by ? <Handle handle={e.approved_by} /> : 'the steward key'}</td>
-                <td data-label="Status">
-                  <span className={`badge approval-${status}`}>{status === 'consumed' ? 'used' : status}</span>
-                </td>
-              </tr>
-            );
-          })}
+          {approvals.map((a) => (
+            <tr key={a.id}>
+              <th scope="row" className="url" data-label="Request">
+                {a.method} {a.url}
+                {a.header_names.length > 0 ? (
+                  <>
+                    <br />
+                    <span className="muted">headers: {a.header_names.join(', ')}</span>
+                  </>
+                ) : null}
+                <br />
+                <span className="mono muted endpoint-id">{a.id}</span>
+              </th>
+              <td data-label="Connection">
+                <span className="mono">{a.connection_id}</span>
+              </td>
+              <td data-label="For">
+                <Handle handle={a.member_handle} />
+                {a.task_id !== null ? <>, task #{a.task_id}</> : null}
+                <br />
+                <span className="muted">run id {a.run_id}</span>
+              </td>
+              <td data-label="Purpose">{a.purpose}</td>
+              <td data-label="Expires">
+                <Time iso={a.expires_ts} />
+              </td>
+              <td data-label="Approved by">{a.created_by ? <Handle handle={a.created_by} /> : 'the steward key'}</td>
+              <td data-label="Status">
+                <span className={`badge approval-${a.status}`}>{a.status === 'consumed' ? 'used' : a.status}</span>
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>
