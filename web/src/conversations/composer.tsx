@@ -17,12 +17,15 @@ interface Completion {
 
 export function Composer({
   label,
+  mentions,
   handles,
   me,
   onSend,
 }: {
   /** The textarea's label, naming where the message goes ("Message #general"). */
   label: string;
+  /** Whether `@handles` notify here (not in a direct message) and are completed. */
+  mentions: boolean;
   /** Who may be completed after an `@`. */
   handles: readonly string[];
   me: string | null;
@@ -44,7 +47,7 @@ export function Composer({
   const open = completion !== null && completion.options.length > 0;
 
   const complete = (value: string, caret: number, dismissed = dismissedAt) => {
-    const at = mentionAtCaret(value, caret);
+    const at = mentions ? mentionAtCaret(value, caret) : null;
     if (!at || at.start === dismissed) {
       setCompletion(null);
       return;
@@ -165,7 +168,7 @@ export function Composer({
         </ul>
       </div>
       <p id={`${id}-hint`} className="hint">
-        Markdown. Type @ to mention a member. Ctrl+Enter (⌘+Enter on a Mac) sends.
+        Markdown.{mentions ? ' Type @ to mention a member.' : ''} Ctrl+Enter (⌘+Enter on a Mac) sends.
       </p>
       <p className="visually-hidden" role="status">
         {open ? `${completion.options.length} ${completion.options.length === 1 ? 'member' : 'members'} to mention: up and down arrows to choose, Enter to pick.` : ''}

@@ -28,7 +28,10 @@ export function excerpt(body: string, max = 240): string {
     .replace(/```[\s\S]*?```/g, ' [code] ')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_~`>#]+/g, '')
+    // Raw HTML is never rendered anywhere, so its tags are not text either.
+    .replace(/<\/?[a-z][^>]*>/gi, '')
+    .replace(/^\s*(?:#{1,6}|>+)\s*/gm, '')
+    .replace(/[*~`]+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;

@@ -95,7 +95,7 @@ function ConversationView({ space, conversation }: { space: Space; conversation:
       />
       {rule.allowed ? (
         // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
-        <Composer label={`Message ${place}`} handles={conversation.kind === 'channel' ? (members.data ?? []) : []} me={me} onSend={send} />
+        <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={conversation.kind === 'channel' ? (members.data ?? []) : []} me={me} onSend={send} />
       ) : (
         <CannotPost reason={rule.reason} />
       )}
