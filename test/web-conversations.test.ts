@@ -62,6 +62,7 @@ for (const backend of backends()) {
       await options.first().waitFor();
       // "bo" starts @bob and is inside @helper-bot; the author is never offered.
       assert.deepEqual(await options.allTextContents(), ['@bob', '@helper-bot']);
+      await screenshots(adaPage, 'conversations-composer');
       assert.equal(await composer.getAttribute('aria-expanded'), 'true');
       await adaPage.keyboard.press('ArrowDown');
       await adaPage.getByRole('option', { name: '@helper-bot', selected: true }).waitFor();
@@ -181,6 +182,18 @@ for (const backend of backends()) {
       const texts = await history.getByRole('listitem').locator('.message-body').allTextContents();
       assert.equal(texts[0]?.trim(), 'history message 1', 'oldest at the top');
       assert.equal(texts[59]?.trim(), 'history message 60', 'newest at the bottom');
+
+      // Reading further up, a new message does not pull the log away: it is offered below.
+      const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/history/messages`, { token: ada.session, body: { body: 'history message 61' } });
+      assert.equal(posted.status, 201);
+      await page.getByRole('button', { name: 'New messages below' }).click();
+      await history.getByText('history message 61', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'New messages below' }).waitFor({ state: 'detached' });
+      const atBottom = await history.evaluate((el) => {
+        const box = el as unknown as { scrollHeight: number; clientHeight: number; scrollTop: number };
+        return box.scrollHeight - box.clientHeight - box.scrollTop;
+      });
+      assert.ok(atBottom < 48, 'the button scrolls to the newest message');
     });
 
     it("shows an agent's message live, and member Markdown never as HTML", async () => {

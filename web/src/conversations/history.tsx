@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../client';
 import { RenderedMarkdown } from '../markdown';
 import { ErrorMessage, Loading } from '../page';
@@ -33,6 +33,8 @@ export function MessageHistory({
   /** Distance from the bottom before the last render, and the ends of what was shown. */
   const seen = useRef({ fromBottom: 0, oldest: 0, newest: 0 });
   const messages = useMemo(() => (history.data?.pages ?? []).flat().reverse(), [history.data]);
+  /** Newer messages arrived while the reader was reading further up. */
+  const [newBelow, setNewBelow] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
 
   const loadOlder = () => {
@@ -50,11 +52,13 @@ export function MessageHistory({
     } else if (oldest < before.oldest) {
       // Older messages went in above: keep the ones being read where they were.
       el.scrollTop = el.scrollHeight - el.clientHeight - before.fromBottom;
-    } else if (newest > before.newest && before.fromBottom <= NEAR_BOTTOM) {
-      el.scrollTop = el.scrollHeight;
+    } else if (newest > before.newest) {
+      // The reader's own message always shows: they just sent it.
+      if (before.fromBottom <= NEAR_BOTTOM || messages[messages.length - 1]!.author === reader) el.scrollTop = el.scrollHeight;
+      else setNewBelow(true);
     }
     seen.current = { fromBottom: el.scrollHeight - el.clientHeight - el.scrollTop, oldest, newest };
-  }, [messages]);
+  }, [messages, reader]);
 
   // Scrolling up to the first message loads the page before it.
   useEffect(() => {
@@ -84,6 +88,7 @@ export function MessageHistory({
       onScroll={(event) => {
         const el = event.currentTarget;
         seen.current.fromBottom = el.scrollHeight - el.clientHeight - el.scrollTop;
+        if (seen.current.fromBottom <= NEAR_BOTTOM) setNewBelow(false);
       }}
     >
       <div ref={top} className="message-log-start">
@@ -106,6 +111,20 @@ export function MessageHistory({
           ))}
         </ol>
       )}
+      {newBelow ? (
+        <div className="new-below">
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              box.current?.scrollTo({ top: box.current.scrollHeight });
+              setNewBelow(false);
+            }}
+          >
+            New messages below
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

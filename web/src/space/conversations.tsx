@@ -24,13 +24,22 @@ export function ChannelPage() {
   const space = useSpace(slug);
   const channels = useChannels(slug);
   const known = channels.data?.find((c) => c.name === channel);
-  if (space.isPending) return <Loading what="the channel" />;
+  if (space.isPending || channels.isPending) return <Loading what="the channel" />;
   if (!space.data) return null;
+  if (channels.isSuccess && !known) {
+    return (
+      <section key={`missing:${channel}`} className="conversation-page">
+        <PageHeading>No channel #{channel}</PageHeading>
+        <p>This Space has no channel of that name. Its channels are listed with its places.</p>
+      </section>
+    );
+  }
+  // Keyed by channel: another channel is a new page, whose heading takes focus again.
   return (
-    <section className="conversation-page">
+    <section key={`channel:${channel}`} className="conversation-page">
       <PageHeading>#{channel}</PageHeading>
       {known?.topic ? <p className="channel-topic">{known.topic}</p> : null}
-      <ConversationView key={`channel:${channel}`} space={space.data} conversation={{ kind: 'channel', name: channel }} />
+      <ConversationView space={space.data} conversation={{ kind: 'channel', name: channel }} />
     </section>
   );
 }
@@ -44,7 +53,7 @@ export function DirectMessagePage() {
   if (space.isPending) return <Loading what="the conversation" />;
   if (!space.data) return null;
   return (
-    <section className="conversation-page">
+    <section key={`direct:${handle}`} className="conversation-page">
       <PageHeading>Direct messages with @{handle}</PageHeading>
       {standing.me === null ? (
         <p>
@@ -55,7 +64,7 @@ export function DirectMessagePage() {
       ) : (
         <>
           <p className="muted">Only you and @{handle} can read this conversation.</p>
-          <ConversationView key={`direct:${handle}`} space={space.data} conversation={{ kind: 'direct', handle }} />
+          <ConversationView space={space.data} conversation={{ kind: 'direct', handle }} />
         </>
       )}
     </section>
