@@ -220,6 +220,23 @@ for (const backend of backends()) {
       await notReloaded(page);
     });
 
+    it('creates a channel from the sidebar', async () => {
+      const page = await app.pages.open({ session: ada.session });
+      await page.goto(`/spaces/${slug}`);
+      const channels = page.getByRole('region', { name: 'Channels' });
+      await channels.getByRole('button', { name: 'New channel' }).click();
+      await channels.getByLabel('Channel name').fill('Design Review');
+      await channels.getByLabel('Topic (optional)').fill('Mock-ups and critique');
+      await channels.getByRole('button', { name: 'Create' }).click();
+      await channels.getByRole('alert').filter({ hasText: 'lowercase letters, digits and single hyphens' }).waitFor();
+      await channels.getByLabel('Channel name').fill('design-review');
+      await channels.getByRole('button', { name: 'Create' }).click();
+      await heading(page, '#design-review').waitFor();
+      await page.getByText('Mock-ups and critique').waitFor();
+      assert.equal(await channels.getByRole('link', { name: '#design-review' }).getAttribute('aria-current'), 'page');
+      await log(page, 'Messages in #design-review').getByText('No messages in #design-review yet.').waitFor();
+    });
+
     it('tells the Space activity in words, and anonymous readers see channels but no composer or direct messages', async () => {
       const page = await app.pages.open({ session: bob.session });
       await page.goto(`/spaces/${slug}/activity`);
