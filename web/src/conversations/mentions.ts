@@ -11,8 +11,18 @@ interface MdNode {
   data?: { hName?: string; hProperties?: Record<string, unknown> };
 }
 
-/** `@` starting a word, then a handle run (letters, digits, hyphens); trailing hyphens are not part of it. */
-const MENTION = /(^|[^\p{L}\p{N}\p{M}_@./+-])@([a-z0-9]+(?:-[a-z0-9]+)*)(?![a-z0-9])/giu;
+/** Scripts written without spaces between words: their characters never join a handle's word (docs/mentions.md). */
+const CJK = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}`;
+/**
+ * `@` starting a word, then a handle run that does not clearly go on
+ * (the boundary rules of docs/mentions.md, closely enough to find where the
+ * server's resolved mentions are written; the server alone decides them).
+ */
+const MENTION = new RegExp(
+  String.raw`(?<!(?![${CJK}])[\p{L}\p{N}\p{M}_.+\-@/])@([a-z0-9-]+)(?!(?![${CJK}])[\p{L}\p{N}\p{M}_@]|[./][\p{L}\p{N}_])`,
+  'giu',
+);
+const HANDLE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/i;
 
 /** Inside these the server never resolves a mention, so neither do we mark one. */
 const NOT_PROSE = new Set(['link', 'linkReference', 'inlineCode', 'code', 'html', 'image', 'imageReference', 'definition']);
@@ -27,17 +37,19 @@ export function remarkMentions(options: { mentioned: readonly string[]; reader: 
     const out: MdNode[] = [];
     let last = 0;
     for (const match of text.matchAll(MENTION)) {
-      const handle = match[2]!.toLowerCase();
-      if (!mentioned.has(handle)) continue;
-      const start = match.index + match[1]!.length;
+      // A handle never ends in a hyphen: `@alice-` is alice.
+      const written = match[1]!.replace(/-+$/, '');
+      const handle = written.toLowerCase();
+      if (!HANDLE.test(written) || !mentioned.has(handle)) continue;
+      const start = match.index;
       if (start > last) out.push({ type: 'text', value: text.slice(last, start) });
       const me = handle === options.reader;
       out.push({
         type: 'mention',
         data: { hName: me ? 'mark' : 'span', hProperties: { className: me ? ['mention', 'mention-me'] : ['mention'] } },
-        children: [{ type: 'text', value: `@${match[2]!}` }],
+        children: [{ type: 'text', value: `@${written}` }],
       });
-      last = start + 1 + match[2]!.length;
+      last = start + 1 + written.length;
     }
     if (last === 0) return [{ type: 'text', value: text }];
     if (last < text.length) out.push({ type: 'text', value: text.slice(last) });
