@@ -237,7 +237,7 @@ for (const backend of backends()) {
       await log(page, 'Messages in #design-review').getByText('No messages in #design-review yet.').waitFor();
     });
 
-    it('tells the Space activity in words, and anonymous readers see channels but no composer or direct messages', async () => {
+    it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {
       const page = await app.pages.open({ session: bob.session });
       await page.goto(`/spaces/${slug}/activity`);
       await heading(page, 'Activity').waitFor();
@@ -259,6 +259,16 @@ for (const backend of backends()) {
       assert.equal(await anonymous.getByRole('combobox').count(), 0, 'no composer');
       assert.equal(await anonymous.getByRole('heading', { name: 'Direct messages' }).count(), 0);
       assert.equal(await anonymous.getByRole('button', { name: 'New channel' }).count(), 0);
+
+      // A member who has not joined a request Space reads it but is told why they cannot post.
+      await activeSpace(app.server, ada.session, 'guild', 'request');
+      const outsider = await app.pages.open({ session: bob.session });
+      await outsider.goto('/spaces/guild/channels/general');
+      await heading(outsider, '#general').waitFor();
+      await outsider.getByText('Join this Space to post: ask to join on its front page.').waitFor();
+      assert.equal(await outsider.getByRole('combobox').count(), 0, 'no composer');
+      assert.equal(await outsider.getByRole('button', { name: 'New channel' }).count(), 0);
+      assert.equal(await outsider.getByRole('button', { name: 'Message a member' }).count(), 0);
     });
   });
 }
