@@ -1,4 +1,4 @@
-import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import Markdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
 // Space content is written by members, people and agents alike, and is shown
@@ -30,11 +30,15 @@ const components: Components = {
   },
 };
 
-/** Renders member-written GFM safely (see above). */
-export function RenderedMarkdown({ source, className }: { source: string; className?: string }) {
+/**
+ * Renders member-written GFM safely (see above). `remarkPlugins` run after
+ * GFM on the Markdown tree (a page marking mentions, say); the safety settings
+ * above still apply to whatever they produce.
+ */
+export function RenderedMarkdown({ source, className, remarkPlugins = [] }: { source: string; className?: string; remarkPlugins?: Options['remarkPlugins'] }) {
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
-      <Markdown remarkPlugins={[remarkGfm]} skipHtml components={components} urlTransform={defaultUrlTransform}>
+      <Markdown remarkPlugins={[remarkGfm, ...(remarkPlugins ?? [])]} skipHtml components={components} urlTransform={defaultUrlTransform}>
         {source}
       </Markdown>
     </div>

@@ -1,8 +1,99 @@
-import { PageHeading, useTitle } from '../page';
+import { useEffect, useState } from 'react';
+import '../conversations/conversations.css';
+import { excerpt, isMessage, messagePlace, type MessageEvent } from '../inbox/items';
+import { markSeen, useInbox } from '../inbox/seen';
+import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
+import { Link, signInPath } from '../router';
+import { useSession } from '../session';
+import { Time } from '../ui';
 
-// Placeholder: replaced by the page's real implementation.
+// The inbox: mentions of the signed-in member and direct messages to them,
+// across every Space they can read (`GET /v0/me/inbox-events`, followed live
+// for the whole app). Opening it marks everything read: what was new when it
+// opened, or arrives while it is open, keeps a "new" mark until the next visit.
+
 export function InboxPage() {
-  useTitle('InboxPage');
-  return <PageHeading>InboxPage</PageHeading>;
+  useTitle('Inbox');
+  const { state } = useSession();
+  if (state.status === 'loading') return <Loading what="your inbox" />;
+  if (state.status !== 'signed-in') {
+    return (
+      <section className="narrow">
+        <PageHeading>Inbox</PageHeading>
+        <p>
+          <Link to={signInPath('/inbox')}>Sign in</Link> to see the messages that mention you and your direct messages.
+        </p>
+      </section>
+    );
+  }
+  return <Inbox member={state.member.handle} />;
 }
 
+function Inbox({ member }: { member: string }) {
+  const inbox = useInbox();
+  // What the member had seen when they opened the page: newer items are marked new.
+  const [seenAtOpen] = useState(inbox.seen);
+  const newest = inbox.events.length > 0 ? inbox.events[inbox.events.length - 1]!.cursor : 0;
+  useEffect(() => {
+    if (newest > 0) markSeen(member, newest);
+  }, [member, newest]);
+
+  const items = inbox.events.filter(isMessage).reverse();
+  const fresh = items.filter((e) => e.cursor > seenAtOpen).length;
+
+  return (
+    <section className="inbox">
+      <PageHeading>Inbox</PageHeading>
+      <p className="muted">Messages that mention you and direct messages to you, in every Space you can read, newest first.</p>
+      <ErrorMessage>{inbox.error ? `Could not follow your inbox: ${inbox.error}` : null}</ErrorMessage>
+      {!inbox.caughtUp && items.length === 0 ? (
+        <Loading what="your inbox" />
+      ) : (
+        <>
+          <p role="status" className="notice">
+            {fresh === 0 ? 'Nothing new. ' : `${fresh} new ${fresh === 1 ? 'message' : 'messages'}, marked “new” below. `}
+            Opening the inbox marks everything in it as read.
+          </p>
+          {items.length === 0 ? (
+            <p>Nothing here yet. When someone mentions you with @{member} or writes to you directly, it shows up here.</p>
+          ) : (
+            <ol className="inbox-list" aria-label="Inbox, newest first">
+              {items.map((event) => (
+                <InboxItem key={event.cursor} event={event} reader={member} unread={event.cursor > seenAtOpen} />
+              ))}
+            </ol>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function InboxItem({ event, reader, unread }: { event: MessageEvent; reader: string; unread: boolean }) {
+  const place = messagePlace(event, reader);
+  const direct = event.payload.direct_members !== undefined;
+  const what = direct ? 'sent you a direct message' : `mentioned you in ${place?.label ?? 'a message'}`;
+  return (
+    <li className={unread ? 'inbox-item unread' : 'inbox-item'}>
+      <h2>
+        {place ? (
+          <Link to={place.path}>
+            @{event.payload.author} {what}
+          </Link>
+        ) : (
+          `@${event.payload.author} ${what}`
+        )}
+      </h2>
+      <p className="inbox-meta">
+        {unread ? <span className="badge unread">new</span> : null}
+        {event.space ? (
+          <span>
+            Space <Link to={`/spaces/${encodeURIComponent(event.space)}`}>{event.space}</Link>
+          </span>
+        ) : null}
+        <Time iso={event.created_ts} />
+      </p>
+      <p className="excerpt">{excerpt(event.payload.body)}</p>
+    </li>
+  );
+}

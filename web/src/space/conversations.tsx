@@ -1,17 +1,153 @@
-import type { Space } from '../client';
-import { PageHeading, useTitle } from '../page';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useParams } from 'wouter';
+import { call, client, type Space } from '../client';
+import { Composer } from '../conversations/composer';
+import { conversationKeys, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation, type Message } from '../conversations/data';
+import { MessageHistory } from '../conversations/history';
+import { useSpaceFeed } from '../live';
+import { Loading, PageHeading, useTitle } from '../page';
+import { Link, signInPath, useLocation } from '../router';
+import { useStanding } from '../standing';
+import { useSpace } from './layout';
 
-// Placeholder: replaced by the page's real implementation.
+export { ConversationsNav } from '../conversations/nav';
+
+// A channel and a direct conversation are the same page: the history, kept
+// live by the Space feed (every event of the Space refreshes the
+// ['space', slug, …] reads, a new message among them), and a composer for
+// whoever may post. The server refuses what the page should not have offered.
+
 export function ChannelPage() {
-  useTitle('Channel');
-  return <PageHeading>Channel</PageHeading>;
+  const { slug, channel } = useParams<{ slug: string; channel: string }>();
+  useTitle(`#${channel}`);
+  const space = useSpace(slug);
+  const channels = useChannels(slug);
+  const known = channels.data?.find((c) => c.name === channel);
+  if (space.isPending || channels.isPending) return <Loading what="the channel" />;
+  if (!space.data) return null;
+  if (channels.isSuccess && !known) {
+    return (
+      <section key={`missing:${channel}`} className="conversation-page">
+        <PageHeading>No channel #{channel}</PageHeading>
+        <p>This Space has no channel of that name. Its channels are listed with its places.</p>
+      </section>
+    );
+  }
+  // Keyed by channel: another channel is a new page, whose heading takes focus again.
+  return (
+    <section key={`channel:${channel}`} className="conversation-page">
+      <PageHeading>#{channel}</PageHeading>
+      {known?.topic ? <p className="channel-topic">{known.topic}</p> : null}
+      <ConversationView space={space.data} conversation={{ kind: 'channel', name: channel }} />
+    </section>
+  );
 }
 
 export function DirectMessagePage() {
-  useTitle('Direct messages');
-  return <PageHeading>Direct messages</PageHeading>;
+  const { slug, handle } = useParams<{ slug: string; handle: string }>();
+  useTitle(`@${handle}`);
+  const space = useSpace(slug);
+  const standing = useStanding(slug);
+  const { pathname } = useLocation();
+  if (space.isPending) return <Loading what="the conversation" />;
+  if (!space.data) return null;
+  return (
+    <section key={`direct:${handle}`} className="conversation-page">
+      <PageHeading>Direct messages with @{handle}</PageHeading>
+      {standing.me === null ? (
+        <p>
+          Direct messages are private to their two members. <Link to={signInPath(pathname)}>Sign in</Link> to read yours.
+        </p>
+      ) : standing.me.handle === handle ? (
+        <p>This is you: a direct conversation is with another member of the Space.</p>
+      ) : (
+        <>
+          <p className="muted">Only you and @{handle} can read this conversation.</p>
+          <ConversationView space={space.data} conversation={{ kind: 'direct', handle }} />
+        </>
+      )}
+    </section>
+  );
 }
 
-export function ConversationsNav({ space }: { space: Space }) {
-  return <p className="muted">{space.slug}</p>;
+function ConversationView({ space, conversation }: { space: Space; conversation: Conversation }) {
+  const slug = space.slug;
+  const standing = useStanding(slug);
+  const queries = useQueryClient();
+  const history = useHistory(slug, conversation);
+  const rule = postingRule(space, standing);
+  const members = useSpaceMemberHandles(slug, rule.allowed && conversation.kind === 'channel');
+  const place = conversation.kind === 'channel' ? `#${conversation.name}` : `@${conversation.handle}`;
+  const me = standing.me?.handle ?? null;
+  const historyKey = conversation.kind === 'channel' ? conversationKeys.channel(slug, conversation.name) : conversationKeys.direct(slug, conversation.handle);
+
+  useCatchUp(conversation, me, history.data?.pages, () => queries.invalidateQueries({ queryKey: historyKey }));
+
+  const send = async (body: string) => {
+    if (conversation.kind === 'channel') {
+      await call(client.POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel: conversation.name } }, body: { body } }));
+    } else {
+      await call(client.POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug } }, body: { to: conversation.handle, body } }));
+      await queries.invalidateQueries({ queryKey: conversationKeys.directs(slug) });
+    }
+    await queries.invalidateQueries({ queryKey: historyKey });
+  };
+
+  return (
+    <>
+      <MessageHistory
+        history={history}
+        label={conversation.kind === 'channel' ? `Messages in ${place}` : `Messages with ${place}`}
+        reader={me}
+        empty={conversation.kind === 'channel' ? `No messages in ${place} yet.` : `No messages with ${place} yet.`}
+      />
+      {rule.allowed ? (
+        // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
+        <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={conversation.kind === 'channel' ? (members.data ?? []) : []} me={me} onSend={send} />
+      ) : (
+        <CannotPost reason={rule.reason} />
+      )}
+    </>
+  );
+}
+
+/**
+ * The Space feed refreshes the history when an event commits while it waits;
+ * a message that committed between the history's first read and the feed
+ * catching up would otherwise stay missing until the next event. So the
+ * newest message event of this conversation that the feed has read is checked
+ * against the history, which is read again if it lacks it.
+ */
+function useCatchUp(conversation: Conversation, me: string | null, pages: Message[][] | undefined, refresh: () => Promise<void>) {
+  const feed = useSpaceFeed();
+  let newest: number | null = null;
+  for (let i = feed.events.length - 1; i >= 0 && newest === null; i--) {
+    const event = feed.events[i]!;
+    if (event.type !== 'message_posted') continue;
+    const p = event.payload;
+    const mine =
+      conversation.kind === 'channel'
+        ? p.channel === conversation.name
+        : p.direct_members !== undefined && p.direct_members.includes(conversation.handle) && me !== null && p.direct_members.includes(me);
+    if (mine) newest = p.message_id;
+  }
+  const held = pages?.[0]?.[0]?.id ?? 0;
+  const missing = pages !== undefined && newest !== null && newest > held;
+  useEffect(() => {
+    if (missing) void refresh();
+    // Only a change in what is missing matters, not a new `refresh` closure.
+  }, [missing, newest]);
+}
+
+function CannotPost({ reason }: { reason: string }) {
+  const { pathname } = useLocation();
+  if (reason === 'sign-in') {
+    return (
+      <p className="notice">
+        <Link to={signInPath(pathname)}>Sign in</Link> to post.
+      </p>
+    );
+  }
+  return <p className="notice">{reason}</p>;
 }

@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { seedAgent } from './support/seed.js';
+import { backends } from './support/server.js';
+import { activeSpace } from './support/spaces.js';
+import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
+
+// Channels, direct messages, the inbox and the activity timeline, driven as
+// people use them: two members in one Space, each in their own browser
+// context, and an agent posting through the API with its member key. Every
+// "live" check happens on a page that was never reloaded.
+
+for (const backend of backends()) {
+  describe(`web conversations (${backend})`, () => {
+    let app: WebApp;
+    let ada: { handle: string; session: string };
+    let bob: { handle: string; session: string };
+    let bot: { handle: string; key: string };
+    const slug = 'studio';
+
+    before(async () => {
+      app = await startWebApp(backend);
+      ada = await app.server.human('ada');
+      bob = await app.server.human('bob');
+      bot = await seedAgent(app.server, 'helper-bot', 'ada', 'active', { confirmed: true });
+      await activeSpace(app.server, ada.session, slug, 'open');
+      for (const token of [ada.session, bob.session, bot.key]) {
+        const joined = await app.server.request('POST', `/v0/spaces/${slug}/join`, { token });
+        assert.equal(joined.status, 200);
+      }
+    });
+    afterEach(() => app.pages.finish());
+    after(() => app?.stop());
+
+    const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+    const log = (page: Page, name: string) => page.getByRole('log', { name });
+    const inboxLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name, exact: true });
+
+    async function openChannel(session: string | undefined, channel: string): Promise<Page> {
+      const page = await app.pages.open(session ? { session } : {});
+      await page.goto(`/spaces/${slug}/channels/${channel}`);
+      await heading(page, `#${channel}`).waitFor();
+      return page;
+    }
+
+    /** Marks the page, so a later check can tell it was not reloaded. */
+    const mark = (page: Page) => page.evaluate('window.__notReloaded = true');
+    const notReloaded = async (page: Page) => assert.equal(await page.evaluate('window.__notReloaded'), true, 'the page was reloaded');
+
+    it('a mention picked from the completion list appears live, highlighted, and reaches the inbox', async () => {
+      const bobPage = await openChannel(bob.session, 'general');
+      await log(bobPage, 'Messages in #general').getByText('No messages in #general yet.').waitFor();
+      await mark(bobPage);
+      assert.equal(await inboxLink(bobPage, 'Inbox').count(), 1, 'nothing unread yet');
+
+      const adaPage = await openChannel(ada.session, 'general');
+      const composer = adaPage.getByRole('combobox', { name: 'Message #general' });
+      await composer.click();
+      await composer.pressSequentially('Hello @bo');
+      const options = adaPage.getByRole('listbox', { name: 'Members to mention' }).getByRole('option');
+      await options.first().waitFor();
+      // "bo" starts @bob and is inside @helper-bot; the author is never offered.
+      assert.deepEqual(await options.allTextContents(), ['@bob', '@helper-bot']);
+      await screenshots(adaPage, 'conversations-composer');
+      assert.equal(await composer.getAttribute('aria-expanded'), 'true');
+      await adaPage.keyboard.press('ArrowDown');
+      await adaPage.getByRole('option', { name: '@helper-bot', selected: true }).waitFor();
+      await adaPage.keyboard.press('ArrowUp');
+      await adaPage.getByRole('option', { name: '@bob', selected: true }).waitFor();
+      await adaPage.keyboard.press('Enter');
+      assert.equal(await composer.inputValue(), 'Hello @bob ');
+      assert.equal(await composer.getAttribute('aria-expanded'), 'false');
+      // Escape closes the list without picking.
+      await composer.pressSequentially('and @hel');
+      await options.first().waitFor();
+      await adaPage.keyboard.press('Escape');
+      await adaPage.getByRole('listbox', { name: 'Members to mention' }).waitFor({ state: 'hidden' });
+      await composer.pressSequentially('per-bot, please **review** the plan.');
+      await adaPage.keyboard.press('Control+Enter');
+      // Cleared once the server took it.
+      await adaPage.waitForFunction(() => {
+        const { document } = globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } };
+        return document.querySelector('textarea')?.value === '';
+      });
+      const adaLog = log(adaPage, 'Messages in #general');
+      await adaLog.getByText('please review the plan.', { exact: false }).waitFor();
+      // Mentions are styled for everyone; only the reader's own is marked as theirs.
+      await adaLog.locator('span.mention', { hasText: '@bob' }).waitFor();
+      await adaLog.locator('span.mention', { hasText: '@helper-bot' }).waitFor();
+      assert.equal(await adaLog.locator('mark.mention-me').count(), 0);
+
+      // Bob's page, never reloaded, shows it with his mention highlighted.
+      const bobLog = log(bobPage, 'Messages in #general');
+      await bobLog.getByText('please review the plan.', { exact: false }).waitFor();
+      await bobLog.locator('mark.mention-me', { hasText: '@bob' }).waitFor();
+      await bobLog.getByText('mentions you').waitFor();
+      assert.equal(await bobLog.locator('strong', { hasText: 'review' }).count(), 1, 'the Markdown is rendered');
+      await inboxLink(bobPage, 'Inbox 1 unread').waitFor();
+      await notReloaded(bobPage);
+      await assertAccessible(bobPage, 'channel page');
+      await screenshots(bobPage, 'conversations-channel');
+
+      // The inbox lists it, says it marks everything read, and leads to the channel.
+      await inboxLink(bobPage, 'Inbox 1 unread').click();
+      await heading(bobPage, 'Inbox').waitFor();
+      await bobPage.getByRole('status').filter({ hasText: '1 new message' }).waitFor();
+      await bobPage.getByText('Opening the inbox marks everything in it as read.').waitFor();
+      const item = bobPage.getByRole('link', { name: '@ada mentioned you in #general' });
+      await item.waitFor();
+      await bobPage.getByRole('listitem').filter({ has: item }).getByText('new', { exact: true }).waitFor();
+      await inboxLink(bobPage, 'Inbox').waitFor();
+      await assertAccessible(bobPage, 'inbox');
+      await screenshots(bobPage, 'conversations-inbox');
+      await item.click();
+      await bobPage.waitForURL(`**/spaces/${slug}/channels/general`);
+      await heading(bobPage, '#general').waitFor();
+      await notReloaded(bobPage);
+    });
+
+    it('a direct message appears in both sidebars and pages, and in the inbox count', async () => {
+      const bobPage = await openChannel(bob.session, 'general');
+      await mark(bobPage);
+      const bobDirects = bobPage.getByRole('region', { name: 'Direct messages' });
+      await bobDirects.getByText('No direct messages yet.').waitFor();
+      // A fresh browser has seen nothing: the mention of the first story is unread here.
+      await inboxLink(bobPage, 'Inbox 1 unread').waitFor();
+
+      const adaPage = await app.pages.open({ session: ada.session });
+      await adaPage.goto(`/spaces/${slug}`);
+      await adaPage.getByRole('button', { name: 'Message a member' }).click();
+      await adaPage.getByLabel('Member', { exact: true }).selectOption('bob');
+      await adaPage.getByRole('button', { name: 'Open conversation' }).click();
+      await heading(adaPage, 'Direct messages with @bob').waitFor();
+      await log(adaPage, 'Messages with @bob').getByText('No messages with @bob yet.').waitFor();
+      await adaPage.getByRole('combobox', { name: 'Message @bob' }).fill('Can we talk about the plan?');
+      await adaPage.getByRole('button', { name: 'Send' }).click();
+      await log(adaPage, 'Messages with @bob').getByText('Can we talk about the plan?').waitFor();
+      const adaLink = adaPage.getByRole('region', { name: 'Direct messages' }).getByRole('link', { name: '@bob' });
+      await adaLink.waitFor();
+      assert.equal(await adaLink.getAttribute('aria-current'), 'page');
+      await assertAccessible(adaPage, 'direct message page');
+      await screenshots(adaPage, 'conversations-dm');
+
+      // Bob learns of it without a reload: the sidebar, the inbox count, the page.
+      await inboxLink(bobPage, 'Inbox 2 unread').waitFor();
+      await bobDirects.getByRole('link', { name: '@ada' }).click();
+      await heading(bobPage, 'Direct messages with @ada').waitFor();
+      await log(bobPage, 'Messages with @ada').getByText('Can we talk about the plan?').waitFor();
+      await bobPage.getByRole('combobox', { name: 'Message @ada' }).fill('Yes, after lunch.');
+      await bobPage.keyboard.press('Control+Enter');
+      await log(adaPage, 'Messages with @bob').getByText('Yes, after lunch.').waitFor();
+      await notReloaded(bobPage);
+    });
+
+    it('loads older history by the button, keeping the newest at the bottom', async () => {
+      const created = await app.server.request('POST', `/v0/spaces/${slug}/channels`, { token: ada.session, body: { name: 'history', topic: 'Old news' } });
+      assert.equal(created.status, 201);
+      for (let i = 1; i <= 60; i++) {
+        const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/history/messages`, { token: ada.session, body: { body: `history message ${i}` } });
+        assert.equal(posted.status, 201);
+      }
+      const page = await openChannel(bob.session, 'history');
+      await page.getByText('Old news').waitFor();
+      const history = log(page, 'Messages in #history');
+      await history.getByText('history message 60', { exact: true }).waitFor();
+      assert.equal(await history.getByRole('listitem').count(), 50, 'one page at first');
+      assert.equal(await history.getByText('history message 10', { exact: true }).count(), 0);
+      // The newest is in view at the bottom of the log.
+      const fromBottom = await history.evaluate((el) => {
+        const box = el as unknown as { scrollHeight: number; clientHeight: number; scrollTop: number };
+        return box.scrollHeight - box.clientHeight - box.scrollTop;
+      });
+      assert.ok(fromBottom < 48, 'the log opens at the newest message');
+
+      const older = page.getByRole('button', { name: 'Load older messages' });
+      await older.focus();
+      await page.keyboard.press('Enter');
+      await history.getByText('history message 1', { exact: true }).waitFor();
+      await history.getByText('This is the beginning of the conversation.').waitFor();
+      assert.equal(await history.getByRole('listitem').count(), 60);
+      const texts = await history.getByRole('listitem').locator('.message-body').allTextContents();
+      assert.equal(texts[0]?.trim(), 'history message 1', 'oldest at the top');
+      assert.equal(texts[59]?.trim(), 'history message 60', 'newest at the bottom');
+
+      // Reading further up, a new message does not pull the log away: it is offered below.
+      const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/history/messages`, { token: ada.session, body: { body: 'history message 61' } });
+      assert.equal(posted.status, 201);
+      await page.getByRole('button', { name: 'New messages below' }).click();
+      await history.getByText('history message 61', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'New messages below' }).waitFor({ state: 'detached' });
+      const atBottom = await history.evaluate((el) => {
+        const box = el as unknown as { scrollHeight: number; clientHeight: number; scrollTop: number };
+        return box.scrollHeight - box.clientHeight - box.scrollTop;
+      });
+      assert.ok(atBottom < 48, 'the button scrolls to the newest message');
+    });
+
+    it("shows an agent's message live, and member Markdown never as HTML", async () => {
+      const page = await openChannel(bob.session, 'general');
+      await mark(page);
+      const body = [
+        'Agent report: <script>window.__pwned = 1</script> <b>bold?</b>',
+        '',
+        '<img src="x" onerror="window.__pwned = 2">',
+        '',
+        '[click me](javascript:window.__pwned=3) and [docs](https://example.test/docs)',
+      ].join('\n');
+      const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token: bot.key, body: { body } });
+      assert.equal(posted.status, 201);
+      const general = log(page, 'Messages in #general');
+      const message = general.getByRole('listitem').filter({ hasText: 'Agent report:' });
+      await message.waitFor();
+      await message.getByText('@helper-bot').waitFor();
+      assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
+      assert.equal(await message.locator('script, img, b, iframe').count(), 0, 'raw HTML is dropped');
+      assert.equal(await page.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');
+      assert.equal(await message.getByRole('link', { name: 'docs' }).getAttribute('href'), 'https://example.test/docs');
+      assert.equal(await page.evaluate('window.__pwned'), undefined);
+      await notReloaded(page);
+    });
+
+    it('creates a channel from the sidebar', async () => {
+      const page = await app.pages.open({ session: ada.session });
+      await page.goto(`/spaces/${slug}`);
+      const channels = page.getByRole('region', { name: 'Channels' });
+      await channels.getByRole('button', { name: 'New channel' }).click();
+      await channels.getByLabel('Channel name').fill('Design Review');
+      await channels.getByLabel('Topic (optional)').fill('Mock-ups and critique');
+      await channels.getByRole('button', { name: 'Create' }).click();
+      await channels.getByRole('alert').filter({ hasText: 'lowercase letters, digits and single hyphens' }).waitFor();
+      await channels.getByLabel('Channel name').fill('design-review');
+      await channels.getByRole('button', { name: 'Create' }).click();
+      await heading(page, '#design-review').waitFor();
+      await page.getByText('Mock-ups and critique').waitFor();
+      assert.equal(await channels.getByRole('link', { name: '#design-review' }).getAttribute('aria-current'), 'page');
+      await log(page, 'Messages in #design-review').getByText('No messages in #design-review yet.').waitFor();
+    });
+
+    it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {
+      const page = await app.pages.open({ session: bob.session });
+      await page.goto(`/spaces/${slug}/activity`);
+      await heading(page, 'Activity').waitFor();
+      const timeline = page.getByRole('list', { name: 'Activity, newest first' });
+      await timeline.getByText('@helper-bot posted in #general.').waitFor();
+      await timeline.getByText('@ada sent a direct message to @bob.').first().waitFor();
+      await timeline.getByText('@bob sent a direct message to @ada.').waitFor();
+      await timeline.getByText('@ada created the channel #history about “Old news”.').waitFor();
+      await timeline.getByText('@bob joined.').waitFor();
+      await timeline.getByText('The host steward approved the Space; it is active, with #general.').waitFor();
+      await assertAccessible(page, 'activity');
+      await screenshots(page, 'conversations-activity');
+      await timeline.getByRole('listitem').filter({ hasText: 'created the channel' }).getByRole('link', { name: '#history' }).click();
+      await heading(page, '#history').waitFor();
+
+      const anonymous = await openChannel(undefined, 'general');
+      await log(anonymous, 'Messages in #general').getByText('Agent report:').waitFor();
+      await anonymous.getByText('to post.').waitFor();
+      assert.equal(await anonymous.getByRole('combobox').count(), 0, 'no composer');
+      assert.equal(await anonymous.getByRole('heading', { name: 'Direct messages' }).count(), 0);
+      assert.equal(await anonymous.getByRole('button', { name: 'New channel' }).count(), 0);
+
+      // A member who has not joined a request Space reads it but is told why they cannot post.
+      await activeSpace(app.server, ada.session, 'guild', 'request');
+      const outsider = await app.pages.open({ session: bob.session });
+      await outsider.goto('/spaces/guild/channels/general');
+      await heading(outsider, '#general').waitFor();
+      await outsider.getByText('Join this Space to post: ask to join on its front page.').waitFor();
+      assert.equal(await outsider.getByRole('combobox').count(), 0, 'no composer');
+      assert.equal(await outsider.getByRole('button', { name: 'New channel' }).count(), 0);
+      assert.equal(await outsider.getByRole('button', { name: 'Message a member' }).count(), 0);
+    });
+  });
+}

@@ -1,0 +1,184 @@
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { errorText } from '../client';
+import { ErrorMessage } from '../page';
+import { mentionAtCaret, suggestHandles } from './mentions';
+
+// The message composer: a labelled textarea that completes `@handles` as
+// they are typed, in the ARIA combobox pattern (the textarea keeps focus;
+// arrow keys move through a listbox of members, Enter or Tab picks one,
+// Escape closes it). Ctrl/Cmd+Enter or the Send button posts. What was typed
+// stays until the server accepted it.
+
+interface Completion {
+  start: number;
+  query: string;
+  options: string[];
+}
+
+export function Composer({
+  label,
+  mentions,
+  handles,
+  me,
+  onSend,
+}: {
+  /** The textarea's label, naming where the message goes ("Message #general"). */
+  label: string;
+  /** Whether `@handles` notify here (not in a direct message) and are completed. */
+  mentions: boolean;
+  /** Who may be completed after an `@`. */
+  handles: readonly string[];
+  me: string | null;
+  /** Posts the text; throws the server's refusal. */
+  onSend: (body: string) => Promise<void>;
+}) {
+  const id = useId();
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [completion, setCompletion] = useState<Completion | null>(null);
+  const [active, setActive] = useState(0);
+  /** Where the person pressed Escape: that `@` is left alone until they type elsewhere. */
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+
+  const listId = `${id}-mentions`;
+  const optionId = (i: number) => `${id}-mention-${i}`;
+  const open = completion !== null && completion.options.length > 0;
+
+  const complete = (value: string, caret: number, dismissed = dismissedAt) => {
+    const at = mentions ? mentionAtCaret(value, caret) : null;
+    if (!at || at.start === dismissed) {
+      setCompletion(null);
+      return;
+    }
+    const options = suggestHandles(handles, at.query, me);
+    setCompletion({ ...at, options });
+    setActive(0);
+  };
+
+  const pick = (handle: string) => {
+    if (!completion) return;
+    const caret = area.current?.selectionStart ?? text.length;
+    const inserted = `@${handle} `;
+    const next = text.slice(0, completion.start) + inserted + text.slice(caret);
+    setText(next);
+    setCompletion(null);
+    const position = completion.start + inserted.length;
+    requestAnimationFrame(() => area.current?.setSelectionRange(position, position));
+  };
+
+  const send = async () => {
+    if (busy || text.trim() === '') return;
+    setBusy(true);
+    setError('');
+    try {
+      await onSend(text);
+      setText('');
+      setCompletion(null);
+      setDismissedAt(null);
+    } catch (err) {
+      // The text stays as it was typed, so nothing is lost to a refusal.
+      setError(`Could not send: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (open) {
+      const count = completion.options.length;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setActive((i) => (i + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
+        return;
+      }
+      if ((event.key === 'Enter' && !event.ctrlKey && !event.metaKey) || event.key === 'Tab') {
+        event.preventDefault();
+        pick(completion.options[active]!);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedAt(completion.start);
+        setCompletion(null);
+        return;
+      }
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <label htmlFor={`${id}-body`}>{label}</label>
+      <div className="composer-input">
+        <textarea
+          id={`${id}-body`}
+          ref={area}
+          value={text}
+          rows={3}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-activedescendant={open ? optionId(active) : undefined}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => {
+            setText(event.target.value);
+            const caret = event.target.selectionStart;
+            // Typing moves on from a dismissed `@` only once the caret leaves it.
+            const dismissed = dismissedAt !== null && mentionAtCaret(event.target.value, caret)?.start === dismissedAt ? dismissedAt : null;
+            setDismissedAt(dismissed);
+            complete(event.target.value, caret, dismissed);
+          }}
+          onSelect={(event) => {
+            const el = event.currentTarget;
+            if (completion && el.selectionStart !== el.selectionEnd) setCompletion(null);
+          }}
+          onBlur={() => setCompletion(null)}
+          onKeyDown={onKeyDown}
+        />
+        <ul id={listId} role="listbox" aria-label="Members to mention" className="mention-options" hidden={!open}>
+          {open
+            ? completion.options.map((handle, i) => (
+                <li
+                  key={handle}
+                  id={optionId(i)}
+                  role="option"
+                  aria-selected={i === active}
+                  // mousedown, not click: the textarea must keep focus (and its caret).
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    pick(handle);
+                  }}
+                >
+                  @{handle}
+                </li>
+              ))
+            : null}
+        </ul>
+      </div>
+      <p id={`${id}-hint`} className="hint">
+        Markdown.{mentions ? ' Type @ to mention a member.' : ''} Ctrl+Enter (⌘+Enter on a Mac) sends.
+      </p>
+      <p className="visually-hidden" role="status">
+        {open ? `${completion.options.length} ${completion.options.length === 1 ? 'member' : 'members'} to mention: up and down arrows to choose, Enter to pick.` : ''}
+      </p>
+      <ErrorMessage>{error}</ErrorMessage>
+      <div className="actions">
+        <button type="submit" aria-disabled={busy} disabled={text.trim() === ''}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}

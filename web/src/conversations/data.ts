@@ -1,0 +1,96 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { call, client, type Schemas, type Space } from '../client';
+import type { useStanding } from '../standing';
+
+// The reads behind channels and direct messages. Every key is under
+// ['space', slug, 'conversations', …], so the Space feed follower refreshes
+// them whenever an event of the Space commits (a new message included), and
+// they never share a cache entry with another page's differently shaped read.
+
+export type Message = Schemas['Message'];
+export type Channel = Schemas['Channel'];
+type Standing = ReturnType<typeof useStanding>;
+
+/** Messages per page: the API's default, enough to fill a tall screen. */
+export const PAGE = 50;
+
+export const conversationKeys = {
+  all: (slug: string) => ['space', slug, 'conversations'] as const,
+  channels: (slug: string) => ['space', slug, 'conversations', 'channels'] as const,
+  directs: (slug: string) => ['space', slug, 'conversations', 'directs'] as const,
+  members: (slug: string) => ['space', slug, 'conversations', 'members'] as const,
+  channel: (slug: string, name: string) => ['space', slug, 'conversations', 'channel', name] as const,
+  direct: (slug: string, handle: string) => ['space', slug, 'conversations', 'direct', handle] as const,
+};
+
+export function useChannels(slug: string) {
+  return useQuery({
+    queryKey: conversationKeys.channels(slug),
+    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/channels', { params: { path: { slug } } }))).channels,
+  });
+}
+
+/** The caller's own direct conversations here, the most recently active first (members only). */
+export function useDirectConversations(slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: conversationKeys.directs(slug),
+    enabled,
+    queryFn: async () =>
+      (await call(client.GET('/v0/spaces/{slug}/direct-messages', { params: { path: { slug }, query: { limit: 200 } } }))).conversations,
+  });
+}
+
+/** Handles of the Space's admitted members: who the composer offers to mention and to write to. */
+export function useSpaceMemberHandles(slug: string, enabled = true) {
+  return useQuery({
+    queryKey: conversationKeys.members(slug),
+    enabled,
+    queryFn: async () => {
+      const { members } = await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }));
+      return members.filter((m) => m.state === 'admitted').map((m) => m.member);
+    },
+  });
+}
+
+export type Conversation = { kind: 'channel'; name: string } | { kind: 'direct'; handle: string };
+
+/**
+ * One conversation's history as pages, newest first as the API lists them;
+ * each older page starts below the oldest id already held (`before`).
+ */
+export function useHistory(slug: string, conversation: Conversation, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: conversation.kind === 'channel' ? conversationKeys.channel(slug, conversation.name) : conversationKeys.direct(slug, conversation.handle),
+    enabled,
+    initialPageParam: undefined as number | undefined,
+    queryFn: async ({ pageParam }) => {
+      const query = { limit: PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) };
+      const list =
+        conversation.kind === 'channel'
+          ? await call(
+              client.GET('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel: conversation.name }, query } }),
+            )
+          : await call(client.GET('/v0/spaces/{slug}/direct-messages/{handle}', { params: { path: { slug, handle: conversation.handle }, query } }));
+      return list.messages;
+    },
+    // A short page is the last one: nothing older remains.
+    getNextPageParam: (last) => (last.length < PAGE ? undefined : last[last.length - 1]?.id),
+  });
+}
+
+/**
+ * Whether the signed-in member may post here, and if not, why, in the words a
+ * person needs. Mirrors the server's action gate (`requireAct` in
+ * src/spaces/admission.ts) and the rule that content needs an active Space;
+ * the server still judges every post.
+ */
+export function postingRule(space: Space, standing: Standing): { allowed: true } | { allowed: false; reason: 'sign-in' | string } {
+  if (standing.me === null) return { allowed: false, reason: 'sign-in' };
+  if (space.status !== 'active') return { allowed: false, reason: `This Space is ${space.status}: nothing can be posted in it.` };
+  if (standing.membership === 'admitted' || standing.ownerOrHost) return { allowed: true };
+  if (standing.membership === 'removed') return { allowed: false, reason: 'You were removed from this Space: an Owner or Host must invite you back before you can post.' };
+  if (space.join_policy === 'open') return { allowed: true };
+  if (standing.membership === 'requested') return { allowed: false, reason: 'Your request to join is waiting for an Owner or Host. You can post once you are admitted.' };
+  if (standing.membership === 'invited') return { allowed: false, reason: 'You have been invited: accept the invitation on the front page to post.' };
+  return { allowed: false, reason: 'Join this Space to post: ask to join on its front page.' };
+}

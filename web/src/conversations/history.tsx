@@ -1,0 +1,148 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { errorText } from '../client';
+import { RenderedMarkdown } from '../markdown';
+import { ErrorMessage, Loading } from '../page';
+import { Handle, Time } from '../ui';
+import type { Message } from './data';
+import { remarkMentions } from './mentions';
+
+// A conversation's history, oldest at the top and newest at the bottom, in a
+// scrolling log. It opens at the newest message; scrolling to the top (or the
+// "Load older messages" button, for the keyboard) loads the page before.
+// Messages that arrive while the reader is at the bottom keep it there; a
+// reader who scrolled up to read stays where they are.
+
+/** Within this many pixels of the bottom counts as "at the bottom". */
+const NEAR_BOTTOM = 48;
+
+export function MessageHistory({
+  history,
+  label,
+  reader,
+  empty,
+}: {
+  history: UseInfiniteQueryResult<InfiniteData<Message[]>>;
+  /** Names the log for screen readers ("Messages in #general"). */
+  label: string;
+  reader: string | null;
+  empty: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const top = useRef<HTMLDivElement>(null);
+  /** Distance from the bottom before the last render, and the ends of what was shown. */
+  const seen = useRef({ fromBottom: 0, oldest: 0, newest: 0 });
+  const messages = useMemo(() => (history.data?.pages ?? []).flat().reverse(), [history.data]);
+  /** Newer messages arrived while the reader was reading further up. */
+  const [newBelow, setNewBelow] = useState(false);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+
+  const loadOlder = () => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  };
+
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || messages.length === 0) return;
+    const oldest = messages[0]!.id;
+    const newest = messages[messages.length - 1]!.id;
+    const before = seen.current;
+    if (before.newest === 0) {
+      el.scrollTop = el.scrollHeight;
+    } else if (oldest < before.oldest) {
+      // Older messages went in above: keep the ones being read where they were.
+      el.scrollTop = el.scrollHeight - el.clientHeight - before.fromBottom;
+    } else if (newest > before.newest) {
+      // The reader's own message always shows: they just sent it.
+      if (before.fromBottom <= NEAR_BOTTOM || messages[messages.length - 1]!.author === reader) el.scrollTop = el.scrollHeight;
+      else setNewBelow(true);
+    }
+    seen.current = { fromBottom: el.scrollHeight - el.clientHeight - el.scrollTop, oldest, newest };
+  }, [messages, reader]);
+
+  // Scrolling up to the first message loads the page before it.
+  useEffect(() => {
+    const el = top.current;
+    if (!el || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && seen.current.newest !== 0) loadOlder();
+    }, { root: box.current, rootMargin: '200px 0px 0px 0px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+
+  if (history.isPending) return <Loading what="the messages" />;
+  // A failed refresh or older page keeps what is shown; only a first load that failed has nothing to show.
+  if (history.isError && !history.data) return <ErrorMessage>{`Could not load the messages: ${errorText(history.error)}`}</ErrorMessage>;
+
+  return (
+    <div
+      ref={box}
+      className="message-log"
+      role="log"
+      aria-live="polite"
+      aria-label={label}
+      aria-busy={isFetchingNextPage}
+      // The log scrolls on its own: keyboard users need to be able to focus it to scroll.
+      tabIndex={0}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        seen.current.fromBottom = el.scrollHeight - el.clientHeight - el.scrollTop;
+        if (seen.current.fromBottom <= NEAR_BOTTOM) setNewBelow(false);
+      }}
+    >
+      <div ref={top} className="message-log-start">
+        {hasNextPage ? (
+          <button type="button" className="secondary small" onClick={loadOlder} aria-disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading older messages…' : 'Load older messages'}
+          </button>
+        ) : messages.length > 0 ? (
+          <p className="muted">This is the beginning of the conversation.</p>
+        ) : null}
+      </div>
+      {history.isFetchNextPageError ? <ErrorMessage>{`Could not load older messages: ${errorText(history.error)}`}</ErrorMessage> : null}
+      {history.isRefetchError ? <ErrorMessage>{`Could not refresh the messages: ${errorText(history.error)}`}</ErrorMessage> : null}
+      {messages.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ol className="messages">
+          {messages.map((message) => (
+            <MessageItem key={message.id} message={message} reader={reader} />
+          ))}
+        </ol>
+      )}
+      {newBelow ? (
+        <div className="new-below">
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              box.current?.scrollTo({ top: box.current.scrollHeight });
+              setNewBelow(false);
+            }}
+          >
+            New messages below
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function MessageItem({ message, reader }: { message: Message; reader: string | null }) {
+  const direct = message.direct_members !== undefined;
+  // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
+  const mentioned = direct ? [] : message.mentioned_members;
+  const mentionsMe = reader !== null && mentioned.includes(reader);
+  const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
+  return (
+    <li className={mentionsMe ? 'message mentions-me' : 'message'}>
+      <p className="message-meta">
+        <Handle handle={message.author} />
+        <Time iso={message.created_ts} />
+        {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
+      </p>
+      <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
+    </li>
+  );
+}

@@ -1,0 +1,220 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { call, client, errorText, type Space } from '../client';
+import { useSpaceFeed } from '../live';
+import { ErrorMessage } from '../page';
+import { Link, navigate, useLocation } from '../router';
+import { spacePath } from '../space/layout';
+import { useStanding } from '../standing';
+import { conversationKeys, postingRule, useChannels, useDirectConversations, useSpaceMemberHandles } from './data';
+import './conversations.css';
+
+// The Space sidebar's conversations: its channels, readable by everyone who
+// may read the Space, and the signed-in member's own direct conversations
+// here (the API lists them only to a member: anonymous readers get none).
+// Creating a channel and writing to someone need the action gate.
+
+export function ConversationsNav({ space }: { space: Space }) {
+  const standing = useStanding(space.slug);
+  const signedIn = standing.me !== null;
+  const mayPost = postingRule(space, standing).allowed;
+  return (
+    <>
+      <ChannelList space={space} mayCreate={mayPost} />
+      {signedIn ? <DirectList space={space} me={standing.me!.handle} mayWrite={mayPost} /> : null}
+    </>
+  );
+}
+
+function useCurrent() {
+  const { pathname } = useLocation();
+  return (to: string) => (pathname === to ? ('page' as const) : undefined);
+}
+
+function ChannelList({ space, mayCreate }: { space: Space; mayCreate: boolean }) {
+  const channels = useChannels(space.slug);
+  const current = useCurrent();
+  const headingId = useId();
+  return (
+    <section className="conversation-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>Channels</h2>
+      {channels.isPending ? (
+        <p className="muted small-text">Loading…</p>
+      ) : channels.isError ? (
+        <p className="error small-text">{`Could not load the channels: ${errorText(channels.error)}`}</p>
+      ) : channels.data.length === 0 ? (
+        <p className="muted small-text">No channels yet.</p>
+      ) : (
+        <ul>
+          {channels.data.map((c) => {
+            const to = spacePath(space.slug, `/channels/${encodeURIComponent(c.name)}`);
+            return (
+              <li key={c.name}>
+                <Link to={to} aria-current={current(to)}>
+                  #{c.name}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {mayCreate ? <NewChannel slug={space.slug} /> : null}
+    </section>
+  );
+}
+
+/** Channel names follow the slug pattern; the server judges, this only helps before the round trip. */
+const CHANNEL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function NewChannel({ slug }: { slug: string }) {
+  const id = useId();
+  const queries = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [topic, setTopic] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!open) {
+    return (
+      <button type="button" className="secondary small" onClick={() => setOpen(true)}>
+        New channel
+      </button>
+    );
+  }
+  const create = async () => {
+    setError('');
+    if (!CHANNEL_NAME.test(name) || name.length > 64) {
+      setError('A channel name is 1-64 lowercase letters, digits and single hyphens, like “design-review”.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await call(client.POST('/v0/spaces/{slug}/channels', { params: { path: { slug } }, body: { name, topic } }));
+      await queries.invalidateQueries({ queryKey: conversationKeys.channels(slug) });
+      setOpen(false);
+      setName('');
+      setTopic('');
+      navigate(spacePath(slug, `/channels/${encodeURIComponent(name)}`));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="sidebar-form"
+      aria-label="New channel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void create();
+      }}
+    >
+      <label htmlFor={`${id}-name`}>Channel name</label>
+      <input id={`${id}-name`} value={name} autoFocus onChange={(e) => setName(e.target.value.toLowerCase())} aria-describedby={`${id}-hint`} />
+      <p id={`${id}-hint`} className="hint">
+        Lowercase letters, digits and hyphens.
+      </p>
+      <label htmlFor={`${id}-topic`}>Topic (optional)</label>
+      <input id={`${id}-topic`} value={topic} maxLength={280} onChange={(e) => setTopic(e.target.value)} />
+      <ErrorMessage>{error}</ErrorMessage>
+      <div className="actions">
+        <button type="submit" className="small" aria-disabled={busy}>
+          Create
+        </button>
+        <button type="button" className="secondary small" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DirectList({ space, me, mayWrite }: { space: Space; me: string; mayWrite: boolean }) {
+  const directs = useDirectConversations(space.slug, true);
+  const current = useCurrent();
+  const queries = useQueryClient();
+  // A direct message that committed while the Space feed was still catching up
+  // refreshes nothing by itself: read the list again if it lacks the newest one.
+  const feed = useSpaceFeed();
+  const newest = feed.events.findLast((e) => e.type === 'message_posted' && e.payload.direct_members !== undefined);
+  const newestId = newest?.type === 'message_posted' ? newest.payload.message_id : 0;
+  const held = Math.max(0, ...(directs.data ?? []).map((c) => c.last_message.id));
+  const missing = directs.isSuccess && newestId > held;
+  useEffect(() => {
+    if (missing) void queries.invalidateQueries({ queryKey: conversationKeys.directs(space.slug) });
+  }, [missing, newestId, queries, space.slug]);
+  const headingId = useId();
+  return (
+    <section className="conversation-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>Direct messages</h2>
+      {directs.isPending ? (
+        <p className="muted small-text">Loading…</p>
+      ) : directs.isError ? (
+        <p className="error small-text">{`Could not load your direct messages: ${errorText(directs.error)}`}</p>
+      ) : directs.data.length === 0 ? (
+        <p className="muted small-text">No direct messages yet.</p>
+      ) : (
+        <ul>
+          {directs.data.map((c) => {
+            const to = spacePath(space.slug, `/dm/${encodeURIComponent(c.with)}`);
+            return (
+              <li key={c.with}>
+                <Link to={to} aria-current={current(to)}>
+                  @{c.with}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {mayWrite ? <NewDirectMessage slug={space.slug} me={me} /> : null}
+    </section>
+  );
+}
+
+function NewDirectMessage({ slug, me }: { slug: string; me: string }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [to, setTo] = useState('');
+  const members = useSpaceMemberHandles(slug, open);
+  if (!open) {
+    return (
+      <button type="button" className="secondary small" onClick={() => setOpen(true)}>
+        Message a member
+      </button>
+    );
+  }
+  const others = (members.data ?? []).filter((h) => h !== me);
+  return (
+    <form
+      className="sidebar-form"
+      aria-label="Message a member"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (to === '') return;
+        setOpen(false);
+        navigate(spacePath(slug, `/dm/${encodeURIComponent(to)}`));
+      }}
+    >
+      <label htmlFor={`${id}-to`}>Member</label>
+      {members.isError ? <ErrorMessage>{`Could not load the members: ${errorText(members.error)}`}</ErrorMessage> : null}
+      <select id={`${id}-to`} value={to} autoFocus onChange={(e) => setTo(e.target.value)}>
+        <option value="">{members.isPending ? 'Loading…' : others.length === 0 ? 'No other members yet' : 'Choose a member'}</option>
+        {others.map((h) => (
+          <option key={h} value={h}>
+            @{h}
+          </option>
+        ))}
+      </select>
+      <div className="actions">
+        <button type="submit" className="small" disabled={to === ''}>
+          Open conversation
+        </button>
+        <button type="button" className="secondary small" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import type { Event } from '../client';
+
+// What an inbox or timeline entry says about a message, and where it leads.
+
+export type MessageEvent = Extract<Event, { type: 'message_posted' }>;
+
+export const isMessage = (event: Event): event is MessageEvent => event.type === 'message_posted';
+
+const spaceBase = (slug: string) => `/spaces/${encodeURIComponent(slug)}`;
+
+/** The page that holds the message: its channel, the direct conversation (with `other`), or its task. */
+export function messagePlace(event: MessageEvent, reader: string | null): { path: string; label: string } | null {
+  const { payload } = event;
+  if (event.space === null) return null;
+  const base = spaceBase(event.space);
+  if (payload.channel !== null) return { path: `${base}/channels/${encodeURIComponent(payload.channel)}`, label: `#${payload.channel}` };
+  if (payload.task !== null) return { path: `${base}/tasks/${payload.task}`, label: `task #${payload.task}` };
+  const other = payload.direct_members?.find((h) => h !== reader) ?? payload.author;
+  return { path: `${base}/dm/${encodeURIComponent(other)}`, label: `a direct message` };
+}
+
+/**
+ * A short plain-text excerpt of a Markdown body, for a list: the text is
+ * shown as text (never rendered), so only the most visible markup is removed.
+ */
+export function excerpt(body: string, max = 240): string {
+  const plain = body
+    .replace(/```[\s\S]*?```/g, ' [code] ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // Raw HTML is never rendered anywhere, so its tags are not text either.
+    .replace(/<\/?[a-z][^>]*>/gi, '')
+    .replace(/^\s*(?:#{1,6}|>+)\s*/gm, '')
+    .replace(/[*~`]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
+}
