@@ -153,7 +153,17 @@ for (const backend of backends()) {
       // Hold the live feed's long polls, so the page still shows the task open when the agent claims it.
       const held: Route[] = [];
       await page.route(/\/v0\/spaces\/workshop\/events\?.*wait=[1-9]/, (route) => void held.push(route));
+      // Once the follower has caught up with the feed it refreshes what the page read meanwhile:
+      // the claim must come after that second read of the task, or the page would already show it.
+      const taskPath = `/v0/spaces/workshop/tasks/${id}`;
+      let reads = 0;
+      const refreshed = new Promise<void>((resolve) =>
+        page.on('response', (res) => {
+          if (res.request().method() === 'GET' && new URL(res.url()).pathname === taskPath && ++reads === 2) resolve();
+        }),
+      );
       await page.goto(`/spaces/workshop/tasks/${id}`);
+      await refreshed;
       await button(page, 'Claim').waitFor();
       await move('workshop', id, 'claim', scout.key);
       await button(page, 'Claim').click();

@@ -51,11 +51,16 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
           const page = await latest.current.fetchPage(since, caughtUp ? WAIT_SECONDS : 0, abort.signal);
           pause = 1000;
           since = page.cursor;
-          if (page.events.length > 0) {
-            kept = [...kept, ...page.events].slice(-KEEP);
-            if (caughtUp) latest.current.onNew(page.events);
+          if (page.events.length > 0) kept = [...kept, ...page.events].slice(-KEEP);
+          if (caughtUp) {
+            if (page.events.length > 0) latest.current.onNew(page.events);
+          } else if (page.events.length < PAGE) {
+            caughtUp = true;
+            // What is on screen was read while the follower was catching up: an event that
+            // committed in between is in these pages but was never announced. Announce the
+            // newest page once, so those reads are refreshed.
+            if (page.events.length > 0) latest.current.onNew(page.events);
           }
-          if (page.events.length < PAGE) caughtUp = true;
           setState({ events: kept, caughtUp, error: null });
         } catch (err) {
           if (abort.signal.aborted) return;

@@ -1,4 +1,5 @@
 import Markdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
+import { createElement, type ReactNode } from 'react';
 import remarkGfm from 'remark-gfm';
 
 // Space content is written by members, people and agents alike, and is shown
@@ -7,9 +8,22 @@ import remarkGfm from 'remark-gfm';
 // the source; its URL filter allows only http(s), mailto and relative links,
 // so `javascript:` and `data:` never become a link. Images are not loaded:
 // an image's address is a beacon that tells its owner who read the Space and
-// when, so it is shown as a link the reader may choose to follow.
+// when, so it is shown as a link the reader may choose to follow. Headings
+// move one level down: the page's own title is its only <h1>, so a document's
+// `# Title` sits under it in the outline instead of competing with it.
+
+const heading =
+  (level: number) =>
+  ({ children }: { children?: ReactNode }) =>
+    createElement(`h${Math.min(level + 1, 6)}`, null, children);
 
 const components: Components = {
+  h1: heading(1),
+  h2: heading(2),
+  h3: heading(3),
+  h4: heading(4),
+  h5: heading(5),
+  h6: heading(6),
   img: ({ src, alt }) =>
     typeof src === 'string' && src !== '' ? (
       <a href={src} rel="noreferrer noopener nofollow" target="_blank" className="md-image-link">
