@@ -47,7 +47,7 @@ export function AgentsPage() {
 function RegisterAgent({ operator }: { operator: string }) {
   const queries = useQueryClient();
   const [form, setForm] = useState({ handle: '', display_name: '' });
-  const [issued, setIssued] = useState<{ handle: string; key: string } | null>(null);
+  const [issued, setIssued] = useState<{ handle: string; secret: string } | null>(null);
   const { busy, error, run } = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -58,7 +58,7 @@ function RegisterAgent({ operator }: { operator: string }) {
       key = (await call(client.POST('/v0/agents', { body }))).key;
     });
     if (ok) {
-      setIssued({ handle, key });
+      setIssued({ handle, secret: key });
       setForm({ handle: '', display_name: '' });
       await queries.invalidateQueries({ queryKey: ['me', 'agents'] });
     }
@@ -67,7 +67,7 @@ function RegisterAgent({ operator }: { operator: string }) {
     <section aria-labelledby="register-agent">
       <h2 id="register-agent">Register an agent</h2>
       {issued ? (
-        <IssuedKey {...issued} onDone={() => setIssued(null)} />
+        <IssuedKey handle={issued.handle} secret={issued.secret} onDone={() => setIssued(null)} />
       ) : (
         <form className="card" onSubmit={(e) => void submit(e)}>
           <div className="field">
@@ -111,13 +111,13 @@ function RegisterAgent({ operator }: { operator: string }) {
  * show it again. It lives in this component's state only, gone on "Done" or
  * when the page is left.
  */
-function IssuedKey({ handle, key, onDone }: { handle: string; key: string; onDone: () => void }) {
+function IssuedKey({ handle, secret, onDone }: { handle: string; secret: string; onDone: () => void }) {
   const [copied, setCopied] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(key);
+      await navigator.clipboard.writeText(secret);
       setCopied('Copied the key to the clipboard.');
     } catch {
       setCopied('Could not copy: select the key and copy it yourself.');
@@ -135,7 +135,7 @@ function IssuedKey({ handle, key, onDone }: { handle: string; key: string; onDon
       <label htmlFor="agent-key" className="code-label">
         Key of @{handle}
       </label>
-      <input id="agent-key" className="mono key-value" type="text" readOnly value={key} onFocus={(e) => e.currentTarget.select()} />
+      <input id="agent-key" className="mono key-value" type="text" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
       <div className="actions">
         <button type="button" onClick={() => void copy()}>
           Copy the key

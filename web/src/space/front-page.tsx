@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'wouter';
 import { call, client, type Schemas, type Space } from '../client';
+import { useSpaceFeed } from '../live';
 import { RenderedMarkdown } from '../markdown';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, signInPath } from '../router';
@@ -135,6 +136,26 @@ function RepositoryFile({ body }: { body: string }) {
 }
 
 /**
+ * The Space feed refreshes this Space's reads, but the caller's memberships are
+ * cached under `['me', …]`: an admission, invitation or removal that names
+ * them refreshes those too, so "Request to join" becomes "Leave" the moment an
+ * Owner or Host admits them.
+ */
+function useMembershipFollowsFeed(handle: string | null) {
+  const queries = useQueryClient();
+  const { events } = useSpaceFeed();
+  const seen = useRef<number | null>(null);
+  useEffect(() => {
+    const newest = events[events.length - 1]?.cursor ?? 0;
+    const since = seen.current;
+    seen.current = newest;
+    if (since === null || handle === null) return;
+    const mine = events.some((e) => e.cursor > since && e.subjects.includes(`member:${handle}`) && /^space_(member|join)_/.test(e.type));
+    if (mine) void queries.invalidateQueries({ queryKey: ['me', 'memberships'] });
+  }, [events, handle, queries]);
+}
+
+/**
  * Join, request, accept, withdraw or leave, by the Space's join policy and the
  * caller's standing (protocol: Space admission). Only moves the server allows
  * from the current state are offered.
@@ -145,6 +166,7 @@ function Admission({ space }: { space: Space }) {
   const { busy, error, run } = useAction();
   const [done, setDone] = useState('');
   const [leaving, setLeaving] = useState(false);
+  useMembershipFollowsFeed(standing.me?.handle ?? null);
 
   if (!standing.me) {
     return (

@@ -138,12 +138,12 @@ function MemberRow({ membership: m, space, manage, me, onDone }: { membership: M
             </>
           ) : null}
           {manage && m.state === 'removed' ? (
-            <button type="button" className="secondary small" disabled={busy} aria-label={`Invite @${m.member} back`} onClick={() => void inviteBack()}>
+            <button type="button" className="secondary small" disabled={busy} aria-label={`Invite back @${m.member}`} onClick={() => void inviteBack()}>
               Invite back
             </button>
           ) : null}
           {manage && (m.state === 'admitted' || m.state === 'invited') && m.member !== me ? (
-            <button type="button" className="danger secondary small" aria-label={`Remove @${m.member}`} onClick={() => setRemoving(true)}>
+            <button type="button" className="danger secondary small" aria-label={`${m.state === 'invited' ? 'Withdraw' : 'Remove'} @${m.member}`} onClick={() => setRemoving(true)}>
               {m.state === 'invited' ? 'Withdraw' : 'Remove'}
             </button>
           ) : null}

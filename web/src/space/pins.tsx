@@ -72,7 +72,7 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
     // Show the new order at once; the refetch brings the server's own view of it.
     queries.setQueryData(['space', slug, 'front-page'], next);
     setAnnouncement(message);
-    await queries.invalidateQueries({ queryKey: ['space', slug] });
+    void queries.invalidateQueries({ queryKey: ['space', slug] });
     return true;
   };
   const move = async (list: FrontPagePin[], index: number, by: -1 | 1) => {
@@ -130,7 +130,7 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
                         className="secondary small"
                         ref={(el) => void (el ? buttons.current.set(`${pin.id}:up`, el) : buttons.current.delete(`${pin.id}:up`))}
                         disabled={busy || index === 0}
-                        aria-label={`Move ${pinLabel(pin)} up`}
+                        aria-label={`Move up: ${pinLabel(pin)}`}
                         onClick={() => void move(list, index, -1)}
                       >
                         Move up
@@ -140,7 +140,7 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
                         className="secondary small"
                         ref={(el) => void (el ? buttons.current.set(`${pin.id}:down`, el) : buttons.current.delete(`${pin.id}:down`))}
                         disabled={busy || index === list.length - 1}
-                        aria-label={`Move ${pinLabel(pin)} down`}
+                        aria-label={`Move down: ${pinLabel(pin)}`}
                         onClick={() => void move(list, index, 1)}
                       >
                         Move down
@@ -149,7 +149,7 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
                         type="button"
                         className="danger secondary small"
                         disabled={busy}
-                        aria-label={`Unpin ${pinLabel(pin)}`}
+                        aria-label={`Unpin: ${pinLabel(pin)}`}
                         onClick={() => void unpin(list, index)}
                       >
                         Unpin
@@ -350,11 +350,11 @@ function ProposalCard({
       <ErrorMessage>{error}</ErrorMessage>
       {canDecide && !declining ? (
         <div className="actions">
-          <button type="button" className="small" disabled={busy} aria-label={`Accept the proposal to pin ${name}`} onClick={() => void accept()}>
+          <button type="button" className="small" disabled={busy} aria-label={`Accept: pin ${name}`} onClick={() => void accept()}>
             Accept
           </button>
-          <button type="button" className="secondary small" disabled={busy} aria-label={`Decline the proposal to pin ${name}`} onClick={() => setDeclining(true)}>
-            Decline…
+          <button type="button" className="secondary small" disabled={busy} aria-label={`Decline: do not pin ${name}`} onClick={() => setDeclining(true)}>
+            Decline
           </button>
         </div>
       ) : null}

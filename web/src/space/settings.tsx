@@ -10,9 +10,9 @@ import { useSpace } from './layout';
 import './spaces.css';
 
 // A Space's settings, for its Owners and Hosts: the review policy (which
-// needs a signed-in session, as the browser has: API keys are refused) and
-// archiving. An archived Space stays readable but nobody writes in it until
-// it is restored.
+// needs a signed-in session, as the browser has: API keys are refused) and,
+// for host-wide Owners and Hosts, the Space's status: approving a proposal,
+// archiving it to turn it down, restoring an archived one.
 
 type ReviewPolicy = Space['review_policy'];
 
@@ -111,6 +111,11 @@ function ReviewPolicyForm({ space }: { space: Space }) {
   );
 }
 
+/**
+ * A Space's status (protocol: Space status): a proposal is approved, or
+ * archived to turn it down; an archived Space is restored to a proposal. An
+ * active Space is never archived. All of it is for host-wide Owners and Hosts.
+ */
 function Lifecycle({ space, hostWide }: { space: Space; hostWide: boolean }) {
   const queries = useQueryClient();
   const [confirming, setConfirming] = useState<'archive' | 'restore' | null>(null);
@@ -124,16 +129,17 @@ function Lifecycle({ space, hostWide }: { space: Space; hostWide: boolean }) {
     await call(client.POST('/v0/spaces/{slug}/archive', { params: { path }, body: reason.trim() ? { reason } : {} }));
     setConfirming(null);
     setReason('');
-    setDone('The Space is archived: it stays readable, and nobody can write in it until it is restored.');
+    setDone('The proposal is archived. Restoring it makes it a proposal again.');
     await refresh();
   };
   const restore = async () => {
     await call(client.POST('/v0/spaces/{slug}/restore', { params: { path } }));
     setConfirming(null);
-    setDone('The Space is active again.');
+    setDone('The Space is a proposal again, waiting for approval.');
     await refresh();
   };
   const approveSpace = async () => {
+    setDone('');
     if (await approve.run(() => call(client.POST('/v0/spaces/{slug}/approve', { params: { path } })))) {
       setDone('The Space is approved and open.');
       await refresh();
@@ -144,36 +150,36 @@ function Lifecycle({ space, hostWide }: { space: Space; hostWide: boolean }) {
     <section aria-labelledby="space-status">
       <h2 id="space-status">Status</h2>
       {done ? <Notice>{done}</Notice> : null}
+      {space.status === 'active' ? <p>This Space is active. An active Space stays open: it is never archived.</p> : null}
       {space.status === 'proposed' ? (
         <>
-          <p>This Space is proposed and waits for a host-wide Owner or Host to approve it.</p>
+          <p>This Space is proposed. A host-wide Owner or Host approves it, or archives the proposal to turn it down.</p>
           {hostWide ? (
-            <button type="button" disabled={approve.busy} onClick={() => void approveSpace()}>
-              Approve the Space
-            </button>
+            <div className="actions">
+              <button type="button" disabled={approve.busy} onClick={() => void approveSpace()}>
+                Approve the Space
+              </button>
+              <button type="button" className="danger secondary" onClick={() => setConfirming('archive')}>
+                Archive the proposal…
+              </button>
+            </div>
           ) : null}
           <ErrorMessage>{approve.error}</ErrorMessage>
         </>
       ) : null}
-      {space.status === 'active' ? (
-        <>
-          <p>Archiving keeps everything readable but stops all writing: messages, tasks, Resources and pins.</p>
-          <button type="button" className="danger secondary" onClick={() => setConfirming('archive')}>
-            Archive the Space…
-          </button>
-        </>
-      ) : null}
       {space.status === 'archived' ? (
         <>
-          <p>This Space is archived: readable, and closed to writing.</p>
-          <button type="button" onClick={() => setConfirming('restore')}>
-            Restore the Space…
-          </button>
+          <p>This proposal was archived. Restoring it makes it a proposal again, to be approved or archived.</p>
+          {hostWide ? (
+            <button type="button" onClick={() => setConfirming('restore')}>
+              Restore the proposal…
+            </button>
+          ) : null}
         </>
       ) : null}
       {confirming === 'archive' ? (
-        <ConfirmDialog title={`Archive ${space.name}?`} confirmLabel="Archive" danger onCancel={() => setConfirming(null)} onConfirm={archive}>
-          <p>Members can still read it, but nobody can write in it until an Owner or Host restores it.</p>
+        <ConfirmDialog title={`Archive the proposal ${space.name}?`} confirmLabel="Archive" danger onCancel={() => setConfirming(null)} onConfirm={archive}>
+          <p>The Space will not open. It can be restored to a proposal later.</p>
           <div className="field">
             <label htmlFor="archive-reason">Reason (optional)</label>
             <textarea id="archive-reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
@@ -182,7 +188,7 @@ function Lifecycle({ space, hostWide }: { space: Space; hostWide: boolean }) {
       ) : null}
       {confirming === 'restore' ? (
         <ConfirmDialog title={`Restore ${space.name}?`} confirmLabel="Restore" onCancel={() => setConfirming(null)} onConfirm={restore}>
-          <p>Members can write in it again.</p>
+          <p>It becomes a proposal again, waiting for approval.</p>
         </ConfirmDialog>
       ) : null}
     </section>
