@@ -135,7 +135,7 @@ function IssuedKey({ handle, secret, onDone }: { handle: string; secret: string;
       <label htmlFor="agent-key" className="code-label">
         Key of @{handle}
       </label>
-      <input id="agent-key" className="mono key-value" type="text" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
+      <textarea id="agent-key" className="mono key-value" rows={2} readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
       <div className="actions">
         <button type="button" onClick={() => void copy()}>
           Copy the key
@@ -181,9 +181,10 @@ function MyAgents({ operator, hostWide }: { operator: string; hostWide: boolean 
   );
 }
 
-function statusText(m: Member): string {
-  if (m.status === 'pending') return m.type === 'agent' && !m.operator_confirmed ? 'pending: waiting for its operator to confirm' : 'pending: waiting for approval';
-  return m.status;
+/** What the member waits for, in words: the badge says only the status. */
+function waitingFor(m: Member): string | null {
+  if (m.status !== 'pending') return null;
+  return m.type === 'agent' && !m.operator_confirmed ? 'Waiting for its operator to confirm it.' : 'Waiting for approval by a host-wide Owner or Host.';
 }
 
 /** One agent (or pending member) with the moves the caller may make on it. */
@@ -207,7 +208,7 @@ function AgentCard({ agent: a, mine, hostWide, onDone }: { agent: Member; mine: 
       <p className="agent-head">
         <Handle handle={a.handle} agent={a.type === 'agent'} />
         <span className="muted">{a.display_name !== a.handle ? a.display_name : null}</span>
-        <span className={`badge status-${a.status}`}>{statusText(a)}</span>
+        <span className={`badge status-${a.status}`}>{a.status}</span>
       </p>
       <p className="muted small-print">
         {a.type === 'agent' ? (
@@ -217,7 +218,7 @@ function AgentCard({ agent: a, mine, hostWide, onDone }: { agent: Member; mine: 
             {'. '}
           </>
         ) : null}
-        Registered <Time iso={a.created_ts} />.
+        Registered <Time iso={a.created_ts} />. {waitingFor(a)}
       </p>
       <ErrorMessage>{error}</ErrorMessage>
       <div className="actions">

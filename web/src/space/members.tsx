@@ -42,7 +42,7 @@ export function MembersPage() {
           const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: setAnnouncement };
           return (
             <>
-              <MemberGroup title="Members" empty="Nobody has joined yet." rows={by('admitted')} {...props} />
+              <MemberGroup title="Current members" empty="Nobody has joined yet." rows={by('admitted')} {...props} />
               {standing.ownerOrHost ? (
                 <>
                   <MemberGroup title="Asking to join" empty="No open requests." rows={by('requested')} {...props} />
@@ -209,8 +209,10 @@ function InviteForm({ space, onDone }: { space: Space; onDone: (message: string)
   if (space.join_policy !== 'invite') {
     return (
       <p className="muted">
-        People join this {space.join_policy === 'open' ? 'open' : 'request'} Space themselves
-        {space.join_policy === 'request' ? ', and you admit their requests below' : ''}. Removed members can be invited back.
+        {space.join_policy === 'open'
+          ? 'Anyone may join this open Space.'
+          : 'People ask to join this Space; you admit or decline their requests below.'}{' '}
+        Removed members can be invited back.
       </p>
     );
   }
