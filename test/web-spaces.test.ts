@@ -223,8 +223,11 @@ for (const backend of backends()) {
       await asking.getByText('@eli').waitFor();
       await assertAccessible(host, 'members');
       await screenshots(host, 'spaces-members');
-      await asking.getByRole('button', { name: 'Admit @eli' }).click();
+      await asking.getByRole('button', { name: 'Admit @eli' }).focus();
+      await host.keyboard.press('Enter');
       await host.getByRole('status').filter({ hasText: 'Admitted @eli.' }).waitFor();
+      // The Admit button left with the request: focus goes on to the announcement, not to the top of the page.
+      await host.waitForFunction(`document.activeElement?.textContent === 'Admitted @eli.'`);
       await host.getByRole('region', { name: /^Current members/ }).getByText('@eli').waitFor();
       await asking.getByText('No open requests.').waitFor();
 

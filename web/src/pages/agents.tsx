@@ -5,7 +5,7 @@ import '../home/agents.css';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { navigate, signInPath } from '../router';
 import { useSession } from '../session';
-import { useAction } from '../space/actions';
+import { ActionButton, Announcer, useAction, useAnnouncer } from '../space/actions';
 import '../space/spaces.css';
 import { useMyRoles, isHostWideOwnerOrHost } from '../standing';
 import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../ui';
@@ -157,26 +157,26 @@ function MyAgents({ operator, hostWide }: { operator: string; hostWide: boolean 
     queryKey: ['me', 'agents'],
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { type: 'agent', operator, limit: 200 } } }))).members,
   });
-  const [done, setDone] = useState('');
+  const announcer = useAnnouncer();
+  const setDone = announcer.announce;
   return (
     <section aria-labelledby="my-agents">
       <h2 id="my-agents">Agents you operate</h2>
-      <p role="status" className={done ? 'notice' : 'visually-hidden'}>
-        {done}
-      </p>
-      <Loaded query={agents} what="your agents">
-        {(list) =>
-          list.length === 0 ? (
-            <p className="muted">You operate no agents yet.</p>
-          ) : (
-            <ul className="plain-list">
-              {list.map((a) => (
-                <AgentCard key={a.handle} agent={a} mine hostWide={hostWide} onDone={setDone} />
-              ))}
-            </ul>
-          )
-        }
-      </Loaded>
+      <Announcer announcer={announcer}>
+        <Loaded query={agents} what="your agents">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">You operate no agents yet.</p>
+            ) : (
+              <ul className="plain-list">
+                {list.map((a) => (
+                  <AgentCard key={a.handle} agent={a} mine hostWide={hostWide} onDone={setDone} />
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </Announcer>
     </section>
   );
 }
@@ -223,14 +223,14 @@ function AgentCard({ agent: a, mine, hostWide, onDone }: { agent: Member; mine: 
       <ErrorMessage>{error}</ErrorMessage>
       <div className="actions">
         {mine && a.type === 'agent' && !a.operator_confirmed ? (
-          <button type="button" className="small" disabled={busy} aria-label={`Confirm @${a.handle}`} onClick={() => void confirm()}>
+          <ActionButton className="small" busy={busy} aria-label={`Confirm @${a.handle}`} onClick={() => void confirm()}>
             Confirm
-          </button>
+          </ActionButton>
         ) : null}
         {canApprove ? (
-          <button type="button" className="small" disabled={busy} aria-label={`Approve @${a.handle}`} onClick={() => void approve()}>
+          <ActionButton className="small" busy={busy} aria-label={`Approve @${a.handle}`} onClick={() => void approve()}>
             Approve
-          </button>
+          </ActionButton>
         ) : null}
       </div>
     </li>
@@ -242,27 +242,27 @@ function PendingMembers() {
     queryKey: ['members', 'list', 'pending'],
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { status: 'pending', limit: 200 } } }))).members,
   });
-  const [done, setDone] = useState('');
+  const announcer = useAnnouncer();
+  const setDone = announcer.announce;
   return (
     <section aria-labelledby="pending-members">
       <h2 id="pending-members">Waiting for approval</h2>
       <p className="muted">Agents start pending. Approve one once its operator has confirmed it.</p>
-      <p role="status" className={done ? 'notice' : 'visually-hidden'}>
-        {done}
-      </p>
-      <Loaded query={pending} what="the pending members">
-        {(list) =>
-          list.length === 0 ? (
-            <p className="muted">Nobody is waiting.</p>
-          ) : (
-            <ul className="plain-list">
-              {list.map((m) => (
-                <AgentCard key={m.handle} agent={m} mine={false} hostWide onDone={setDone} />
-              ))}
-            </ul>
-          )
-        }
-      </Loaded>
+      <Announcer announcer={announcer}>
+        <Loaded query={pending} what="the pending members">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">Nobody is waiting.</p>
+            ) : (
+              <ul className="plain-list">
+                {list.map((m) => (
+                  <AgentCard key={m.handle} agent={m} mine={false} hostWide onDone={setDone} />
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </Announcer>
     </section>
   );
 }
@@ -273,33 +273,33 @@ function SuspendedMembers() {
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { status: 'suspended', limit: 200 } } }))).members,
   });
   const queries = useQueryClient();
-  const [done, setDone] = useState('');
+  const announcer = useAnnouncer();
+  const setDone = announcer.announce;
   return (
     <section aria-labelledby="suspended-members">
       <h2 id="suspended-members">Suspended members</h2>
-      <p role="status" className={done ? 'notice' : 'visually-hidden'}>
-        {done}
-      </p>
-      <Loaded query={suspended} what="the suspended members">
-        {(list) =>
-          list.length === 0 ? (
-            <p className="muted">Nobody is suspended.</p>
-          ) : (
-            <ul className="plain-list">
-              {list.map((m) => (
-                <ReinstateRow
-                  key={m.handle}
-                  member={m}
-                  onDone={(message) => {
-                    setDone(message);
-                    void queries.invalidateQueries({ queryKey: ['members'] });
-                  }}
-                />
-              ))}
-            </ul>
-          )
-        }
-      </Loaded>
+      <Announcer announcer={announcer}>
+        <Loaded query={suspended} what="the suspended members">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">Nobody is suspended.</p>
+            ) : (
+              <ul className="plain-list">
+                {list.map((m) => (
+                  <ReinstateRow
+                    key={m.handle}
+                    member={m}
+                    onDone={(message) => {
+                      setDone(message);
+                      void queries.invalidateQueries({ queryKey: ['members'] });
+                    }}
+                  />
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </Announcer>
     </section>
   );
 }
@@ -316,9 +316,9 @@ function ReinstateRow({ member: m, onDone }: { member: Member; onDone: (message:
         <span className="muted">{m.display_name !== m.handle ? m.display_name : null}</span>
       </p>
       <ErrorMessage>{error}</ErrorMessage>
-      <button type="button" className="small" disabled={busy} aria-label={`Reinstate @${m.handle}`} onClick={() => void reinstate()}>
+      <ActionButton className="small" busy={busy} aria-label={`Reinstate @${m.handle}`} onClick={() => void reinstate()}>
         Reinstate
-      </button>
+      </ActionButton>
     </li>
   );
 }

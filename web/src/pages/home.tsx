@@ -7,7 +7,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { spacePath } from '../space/layout';
-import { JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, useAction } from '../space/actions';
+import { ActionButton, Announcer, JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, useAction, useAnnouncer } from '../space/actions';
 import { isHostWideOwnerOrHost, isOwnerOrHostOf, useMyMemberships, useMyRoles, type Membership } from '../standing';
 import { Loaded, Notice } from '../ui';
 
@@ -151,25 +151,26 @@ function SpaceItem({ slug, space, standing, children }: { slug: string; space?: 
 
 /** Host-wide Owners and Hosts approve proposed Spaces; approving opens the Space and its `general` channel. */
 function ProposedSpaces({ spaces }: { spaces: Space[] }) {
-  const [approved, setApproved] = useState('');
+  const announcer = useAnnouncer();
   return (
     <section aria-labelledby="proposed-spaces">
       <h2 id="proposed-spaces">Proposed Spaces awaiting approval</h2>
-      {approved ? <Notice>{approved}</Notice> : null}
-      {spaces.length === 0 ? (
-        <p className="muted">No Space is waiting for approval.</p>
-      ) : (
-        <ul className="space-list">
-          {spaces.map((s) => (
-            <SpaceItem key={s.slug} slug={s.slug} space={s}>
-              <p className="muted small-print">
-                Proposed by @{s.created_by}. {JOIN_POLICY_LABEL[s.join_policy]}.
-              </p>
-              <ApproveSpace space={s} onApproved={() => setApproved(`Approved ${s.name}: it is open now.`)} />
-            </SpaceItem>
-          ))}
-        </ul>
-      )}
+      <Announcer announcer={announcer}>
+        {spaces.length === 0 ? (
+          <p className="muted">No Space is waiting for approval.</p>
+        ) : (
+          <ul className="space-list">
+            {spaces.map((s) => (
+              <SpaceItem key={s.slug} slug={s.slug} space={s}>
+                <p className="muted small-print">
+                  Proposed by @{s.created_by}. {JOIN_POLICY_LABEL[s.join_policy]}.
+                </p>
+                <ApproveSpace space={s} onApproved={() => announcer.announce(`Approved ${s.name}: it is open now.`)} />
+              </SpaceItem>
+            ))}
+          </ul>
+        )}
+      </Announcer>
     </section>
   );
 }
@@ -186,9 +187,9 @@ function ApproveSpace({ space, onApproved }: { space: Space; onApproved: () => v
   };
   return (
     <>
-      <button type="button" className="small" disabled={busy} aria-label={`Approve ${space.name}`} onClick={() => void approve()}>
+      <ActionButton className="small" busy={busy} aria-label={`Approve ${space.name}`} onClick={() => void approve()}>
         Approve
-      </button>
+      </ActionButton>
       <ErrorMessage>{error}</ErrorMessage>
     </>
   );

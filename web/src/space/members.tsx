@@ -5,7 +5,7 @@ import { call, client, type Space } from '../client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { useStanding, type Membership } from '../standing';
 import { ConfirmDialog, Handle, Loaded, Time } from '../ui';
-import { useAction } from './actions';
+import { ActionButton, Announcer, useAction, useAnnouncer } from './actions';
 import { useSpace } from './layout';
 import './spaces.css';
 
@@ -25,35 +25,34 @@ export function MembersPage() {
     queryKey: ['space', slug, 'members'],
     queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }))).members,
   });
-  const [announcement, setAnnouncement] = useState('');
+  const announcer = useAnnouncer();
   if (!space.data) return <Loading what="the Space" />;
   const manage = standing.ownerOrHost && space.data.status === 'active';
 
   return (
     <section className="members-page">
       <PageHeading>Members</PageHeading>
-      <p role="status" className={announcement ? 'notice' : 'visually-hidden'}>
-        {announcement}
-      </p>
-      {manage ? <InviteForm space={space.data} onDone={setAnnouncement} /> : null}
-      <Loaded query={members} what="the members">
-        {(list) => {
-          const by = (state: Membership['state']) => list.filter((m) => m.state === state);
-          const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: setAnnouncement };
-          return (
-            <>
-              <MemberGroup title="Current members" empty="Nobody has joined yet." rows={by('admitted')} {...props} />
-              {standing.ownerOrHost ? (
-                <>
-                  <MemberGroup title="Asking to join" empty="No open requests." rows={by('requested')} {...props} />
-                  <MemberGroup title="Invited" empty="No open invitations." rows={by('invited')} {...props} />
-                  <MemberGroup title="Removed" empty="Nobody has been removed." rows={by('removed')} {...props} />
-                </>
-              ) : null}
-            </>
-          );
-        }}
-      </Loaded>
+      <Announcer announcer={announcer}>
+        {manage ? <InviteForm space={space.data} onDone={announcer.announce} /> : null}
+        <Loaded query={members} what="the members">
+          {(list) => {
+            const by = (state: Membership['state']) => list.filter((m) => m.state === state);
+            const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: announcer.announce };
+            return (
+              <>
+                <MemberGroup title="Current members" empty="Nobody has joined yet." rows={by('admitted')} {...props} />
+                {standing.ownerOrHost ? (
+                  <>
+                    <MemberGroup title="Asking to join" empty="No open requests." rows={by('requested')} {...props} />
+                    <MemberGroup title="Invited" empty="No open invitations." rows={by('invited')} {...props} />
+                    <MemberGroup title="Removed" empty="Nobody has been removed." rows={by('removed')} {...props} />
+                  </>
+                ) : null}
+              </>
+            );
+          }}
+        </Loaded>
+      </Announcer>
     </section>
   );
 }
@@ -129,23 +128,23 @@ function MemberRow({ membership: m, space, manage, me, onDone }: { membership: M
           </button>
           {manage && m.state === 'requested' ? (
             <>
-              <button type="button" className="small" disabled={busy} aria-label={`Admit @${m.member}`} onClick={() => void admit()}>
+              <ActionButton className="small" busy={busy} aria-label={`Admit @${m.member}`} onClick={() => void admit()}>
                 Admit
-              </button>
-              <button type="button" className="secondary small" disabled={busy} aria-label={`Decline @${m.member}`} onClick={() => void decline()}>
+              </ActionButton>
+              <ActionButton className="secondary small" busy={busy} aria-label={`Decline @${m.member}`} onClick={() => void decline()}>
                 Decline
-              </button>
+              </ActionButton>
             </>
           ) : null}
           {manage && m.state === 'removed' ? (
-            <button type="button" className="secondary small" disabled={busy} aria-label={`Invite back @${m.member}`} onClick={() => void inviteBack()}>
+            <ActionButton className="secondary small" busy={busy} aria-label={`Invite back @${m.member}`} onClick={() => void inviteBack()}>
               Invite back
-            </button>
+            </ActionButton>
           ) : null}
           {manage && (m.state === 'admitted' || m.state === 'invited') && m.member !== me ? (
-            <button type="button" className="danger secondary small" aria-label={`${m.state === 'invited' ? 'Withdraw' : 'Remove'} @${m.member}`} onClick={() => setRemoving(true)}>
+            <ActionButton className="danger secondary small" aria-label={`${m.state === 'invited' ? 'Withdraw' : 'Remove'} @${m.member}`} onClick={() => setRemoving(true)}>
               {m.state === 'invited' ? 'Withdraw' : 'Remove'}
-            </button>
+            </ActionButton>
           ) : null}
         </span>
       </div>

@@ -6,7 +6,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { useStanding } from '../standing';
 import { Handle, Loaded, Time } from '../ui';
-import { useAction } from './actions';
+import { ActionButton, Announcer, useAction, useAnnouncer } from './actions';
 import { pinLabel, useFrontPage, type FrontPagePin } from './front-page';
 import { spacePath, useSpace } from './layout';
 import './spaces.css';
@@ -255,40 +255,40 @@ function Proposals({ slug, canDecide }: { slug: string; canDecide: boolean }) {
   const resources = useResources(slug);
   const names = new Map((resources.data ?? []).map((r) => [r.id, r.name]));
   const nameOf = (id: string) => names.get(id) ?? id;
-  const [decided, setDecided] = useState('');
+  const announcer = useAnnouncer();
+  const setDecided = announcer.announce;
   return (
     <section aria-labelledby="pin-proposals">
       <h2 id="pin-proposals">Proposals</h2>
-      <p role="status" className={decided ? 'notice' : 'visually-hidden'}>
-        {decided}
-      </p>
-      <Loaded query={proposals} what="the proposals">
-        {(list) => {
-          const pending = list.filter((p) => p.status === 'pending');
-          const decidedList = list.filter((p) => p.status !== 'pending');
-          return (
-            <>
-              <h3>Waiting for a decision</h3>
-              {pending.length === 0 ? <p className="muted">No proposal is waiting.</p> : null}
-              <ul className="plain-list">
-                {pending.map((p) => (
-                  <ProposalCard key={p.id} slug={slug} proposal={p} name={nameOf(p.resource_id)} canDecide={canDecide} onDecided={setDecided} />
-                ))}
-              </ul>
-              {decidedList.length > 0 ? (
-                <>
-                  <h3>Decided</h3>
-                  <ul className="plain-list">
-                    {decidedList.map((p) => (
-                      <ProposalCard key={p.id} slug={slug} proposal={p} name={nameOf(p.resource_id)} canDecide={false} onDecided={setDecided} />
-                    ))}
-                  </ul>
-                </>
-              ) : null}
-            </>
-          );
-        }}
-      </Loaded>
+      <Announcer announcer={announcer}>
+        <Loaded query={proposals} what="the proposals">
+          {(list) => {
+            const pending = list.filter((p) => p.status === 'pending');
+            const decidedList = list.filter((p) => p.status !== 'pending');
+            return (
+              <>
+                <h3>Waiting for a decision</h3>
+                {pending.length === 0 ? <p className="muted">No proposal is waiting.</p> : null}
+                <ul className="plain-list">
+                  {pending.map((p) => (
+                    <ProposalCard key={p.id} slug={slug} proposal={p} name={nameOf(p.resource_id)} canDecide={canDecide} onDecided={setDecided} />
+                  ))}
+                </ul>
+                {decidedList.length > 0 ? (
+                  <>
+                    <h3>Decided</h3>
+                    <ul className="plain-list">
+                      {decidedList.map((p) => (
+                        <ProposalCard key={p.id} slug={slug} proposal={p} name={nameOf(p.resource_id)} canDecide={false} onDecided={setDecided} />
+                      ))}
+                    </ul>
+                  </>
+                ) : null}
+              </>
+            );
+          }}
+        </Loaded>
+      </Announcer>
     </section>
   );
 }
@@ -350,9 +350,9 @@ function ProposalCard({
       <ErrorMessage>{error}</ErrorMessage>
       {canDecide && !declining ? (
         <div className="actions">
-          <button type="button" className="small" disabled={busy} aria-label={`Accept: pin ${name}`} onClick={() => void accept()}>
+          <ActionButton className="small" busy={busy} aria-label={`Accept: pin ${name}`} onClick={() => void accept()}>
             Accept
-          </button>
+          </ActionButton>
           <button type="button" className="secondary small" disabled={busy} aria-label={`Decline: do not pin ${name}`} onClick={() => setDeclining(true)}>
             Decline
           </button>
@@ -366,9 +366,9 @@ function ProposalCard({
             <p className="hint">The proposer and everyone following the Space see this reason.</p>
           </div>
           <div className="actions">
-            <button type="submit" className="danger small" disabled={busy}>
+            <ActionButton type="submit" className="danger small" busy={busy}>
               Decline the proposal
-            </button>
+            </ActionButton>
             <button type="button" className="secondary small" onClick={() => setDeclining(false)}>
               Cancel
             </button>
