@@ -204,6 +204,13 @@ for (const backend of backends()) {
       assert.equal(declined.pin_proposals[0].decline_reason, 'Too rough for the front page.');
       // The member's page follows the Space feed: the decision appears without a reload.
       await member.getByText('Declined because: Too rough for the front page.').waitFor();
+
+      // An Owner may pin a Resource directly; it goes at the end.
+      await owner.getByLabel('Pin a Resource').selectOption({ label: 'Scratchpad' });
+      await owner.getByRole('button', { name: 'Pin', exact: true }).click();
+      await owner.getByRole('status').filter({ hasText: 'Pinned “Scratchpad” at position 4.' }).waitFor();
+      const names = await owner.getByRole('region', { name: 'Pinned now' }).getByRole('link').allTextContents();
+      assert.deepEqual(names, ['Roadmap', 'README', 'Glossary', 'Scratchpad']);
     });
 
     it('a join request is admitted by a Host of the Space', async () => {

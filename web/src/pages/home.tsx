@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { call, client, type Space } from '../client';
+import { call, client, errorText, type Space } from '../client';
 import '../home/home.css';
 import '../space/spaces.css';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
@@ -67,47 +67,56 @@ function SignedInHome({ handle }: { handle: string }) {
   const memberships = useMyMemberships();
   const roles = useMyRoles();
   const hostWide = isHostWideOwnerOrHost(roles.data);
+  // Which invite-only Spaces to show depends on memberships and roles: wait for both rather than flash a wrong list.
+  const standing =
+    memberships.isPending || roles.isPending ? (
+      <Loading what="your Spaces" />
+    ) : memberships.isError ? (
+      <ErrorMessage>{`Could not load your Spaces: ${errorText(memberships.error)}`}</ErrorMessage>
+    ) : null;
 
   return (
     <>
-      <Loaded query={spaces} what="the Spaces">
-        {(list) => {
-          const state = (slug: string) => memberships.data?.find((m) => m.space === slug)?.state ?? 'none';
-          const visible = list.filter((s) => s.join_policy !== 'invite' || state(s.slug) !== 'none' || isOwnerOrHostOf(roles.data, s.slug));
-          const mine = (memberships.data ?? []).filter((m) => m.state !== 'none' && m.state !== 'removed');
-          const bySlug = new Map(list.map((s) => [s.slug, s]));
-          const myProposals = visible.filter((s) => s.status === 'proposed' && s.created_by === handle);
-          const others = visible.filter((s) => s.status === 'active' && !mine.some((m) => m.space === s.slug));
-          return (
-            <>
-              <section aria-labelledby="your-spaces">
-                <h2 id="your-spaces">Your Spaces</h2>
-                {mine.length === 0 ? (
-                  <p className="muted">You have not joined a Space yet. Join one below, or propose your own.</p>
-                ) : (
-                  <ul className="space-list">
-                    {mine.map((m) => (
-                      <SpaceItem key={m.space} slug={m.space} space={bySlug.get(m.space)} standing={MEMBERSHIP_LABEL[m.state]} />
-                    ))}
-                  </ul>
-                )}
-              </section>
-              {hostWide ? <ProposedSpaces spaces={list.filter((s) => s.status === 'proposed')} /> : null}
-              {myProposals.length > 0 && !hostWide ? (
-                <section aria-labelledby="your-proposals">
-                  <h2 id="your-proposals">Your proposals</h2>
-                  <p className="muted">A proposed Space opens once a host-wide Owner or Host approves it.</p>
-                  <SpaceList spaces={myProposals} empty="" />
+      {standing ?? (
+        <Loaded query={spaces} what="the Spaces">
+          {(list) => {
+            const state = (slug: string) => memberships.data?.find((m) => m.space === slug)?.state ?? 'none';
+            const visible = list.filter((s) => s.join_policy !== 'invite' || state(s.slug) !== 'none' || isOwnerOrHostOf(roles.data, s.slug));
+            const mine = (memberships.data ?? []).filter((m) => m.state !== 'none' && m.state !== 'removed');
+            const bySlug = new Map(list.map((s) => [s.slug, s]));
+            const myProposals = visible.filter((s) => s.status === 'proposed' && s.created_by === handle);
+            const others = visible.filter((s) => s.status === 'active' && !mine.some((m) => m.space === s.slug));
+            return (
+              <>
+                <section aria-labelledby="your-spaces">
+                  <h2 id="your-spaces">Your Spaces</h2>
+                  {mine.length === 0 ? (
+                    <p className="muted">You have not joined a Space yet. Join one below, or propose your own.</p>
+                  ) : (
+                    <ul className="space-list">
+                      {mine.map((m) => (
+                        <SpaceItem key={m.space} slug={m.space} space={bySlug.get(m.space)} standing={MEMBERSHIP_LABEL[m.state]} />
+                      ))}
+                    </ul>
+                  )}
                 </section>
-              ) : null}
-              <section aria-labelledby="other-spaces">
-                <h2 id="other-spaces">Spaces to join</h2>
-                <SpaceList spaces={others} empty="No other Spaces to join right now." />
-              </section>
-            </>
-          );
-        }}
-      </Loaded>
+                {hostWide ? <ProposedSpaces spaces={list.filter((s) => s.status === 'proposed')} /> : null}
+                {myProposals.length > 0 && !hostWide ? (
+                  <section aria-labelledby="your-proposals">
+                    <h2 id="your-proposals">Your proposals</h2>
+                    <p className="muted">A proposed Space opens once a host-wide Owner or Host approves it.</p>
+                    <SpaceList spaces={myProposals} empty="" />
+                  </section>
+                ) : null}
+                <section aria-labelledby="other-spaces">
+                  <h2 id="other-spaces">Spaces to join</h2>
+                  <SpaceList spaces={others} empty="No other Spaces to join right now." />
+                </section>
+              </>
+            );
+          }}
+        </Loaded>
+      )}
       <ProposeSpace />
       <section aria-labelledby="clients">
         <h2 id="clients">Command-line clients and programs</h2>

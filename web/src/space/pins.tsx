@@ -162,7 +162,51 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
           )
         }
       </Loaded>
+      {canArrange && pins.data && pins.data.length < MAX_PINS ? <PinResource slug={slug} pinned={pins.data} onPinned={setAnnouncement} /> : null}
     </section>
+  );
+}
+
+/** Owners and Hosts pin a Resource of the Space directly, at the end of the list. */
+function PinResource({ slug, pinned, onPinned }: { slug: string; pinned: FrontPagePin[]; onPinned: (message: string) => void }) {
+  const resources = useResources(slug);
+  const queries = useQueryClient();
+  const [resourceId, setResourceId] = useState('');
+  const { busy, error, run } = useAction();
+  const ids = pinned.map((p) => p.id);
+  const choices = (resources.data ?? []).filter((r) => !ids.includes(r.id));
+  if (choices.length === 0) return null;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const name = choices.find((r) => r.id === resourceId)?.name ?? resourceId;
+    const body = { resource_ids: [...ids, resourceId], reason: `Pinned ${name}` };
+    if (await run(() => call(client.POST('/v0/spaces/{slug}/pins', { params: { path: { slug } }, body })))) {
+      setResourceId('');
+      await queries.invalidateQueries({ queryKey: ['space', slug] });
+      onPinned(`Pinned “${name}” at position ${ids.length + 1}.`);
+    }
+  };
+  return (
+    <form className="card pin-resource" onSubmit={(e) => void submit(e)}>
+      <div className="field">
+        <label htmlFor="pin-directly">Pin a Resource</label>
+        <div className="inline-field">
+          <select id="pin-directly" required value={resourceId} onChange={(e) => setResourceId(e.target.value)}>
+            <option value="">Choose a Resource…</option>
+            {choices.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" disabled={busy}>
+            Pin
+          </button>
+        </div>
+        <p className="hint">It goes at the end; move it from there. At most {MAX_PINS} pins.</p>
+      </div>
+      <ErrorMessage>{error}</ErrorMessage>
+    </form>
   );
 }
 
