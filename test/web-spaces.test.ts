@@ -74,6 +74,10 @@ for (const backend of backends()) {
       await page.getByText('Growing things together.').first().waitFor();
       await page.getByRole('button', { name: 'Request to join' }).click();
       await page.getByRole('status').filter({ hasText: 'Your request was sent' }).waitFor();
+      // Withdrawing is one click; asking again brings the request back.
+      await page.getByRole('button', { name: 'Withdraw the request' }).click();
+      await page.getByRole('status').filter({ hasText: 'You withdrew your request.' }).waitFor();
+      await page.getByRole('button', { name: 'Request to join' }).click();
       await page.getByRole('button', { name: 'Withdraw the request' }).waitFor();
       const standing = await api('GET', '/v0/me/memberships', bea.session);
       assert.deepEqual(
@@ -110,6 +114,10 @@ for (const backend of backends()) {
       await anonymous.getByRole('link', { name: 'Sign in' }).first().waitFor();
       assert.equal(await anonymous.getByRole('link', { name: 'vault' }).count(), 0);
       await assertAccessible(anonymous, 'home, signed out');
+      await anonymous.getByRole('link', { name: 'plaza' }).click();
+      await heading(anonymous, 'plaza').waitFor();
+      await anonymous.getByText('to join this Space.').getByRole('link', { name: 'Sign in' }).waitFor();
+      assert.equal(await anonymous.getByRole('button', { name: 'Join' }).count(), 0, 'nobody to join as');
     });
 
     it('shows the pins in order, the README rendered and a missing pin as missing; an Owner reorders them by keyboard', async () => {
@@ -196,6 +204,8 @@ for (const backend of backends()) {
 
       await owner.getByRole('button', { name: 'Decline: do not pin Scratchpad' }).click();
       await owner.getByLabel('Why decline pinning “Scratchpad”?').fill('Too rough for the front page.');
+      await assertAccessible(owner, 'pin proposals');
+      await screenshots(owner, 'spaces-pin-proposals');
       await owner.getByRole('button', { name: 'Decline the proposal' }).click();
       await owner.getByRole('status').filter({ hasText: 'Declined the proposal to pin “Scratchpad”.' }).waitFor();
       await owner.getByText('Declined because: Too rough for the front page.').waitFor();
@@ -301,7 +311,10 @@ for (const backend of backends()) {
       await screenshots(page, 'spaces-agent-key');
       assert.match(key, /^sk_atrium_/);
       await page.getByText('This is the only time the key is shown.').waitFor();
-      await page.getByRole('button', { name: 'Copy the key' }).waitFor();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.getByRole('button', { name: 'Copy the key' }).click();
+      await page.getByRole('status').filter({ hasText: 'Copied the key to the clipboard.' }).waitFor();
+      assert.equal(await page.evaluate('navigator.clipboard.readText()'), key);
       await page.getByRole('button', { name: 'I have stored the key' }).click();
       await page.getByLabel('Handle').waitFor();
       assert.equal(await page.getByLabel('Key of @fay-bot').count(), 0, 'the key is gone once stored');
