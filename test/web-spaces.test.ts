@@ -69,7 +69,7 @@ for (const backend of backends()) {
 
       // The proposer is not a member until they join, like anyone else.
       await page.reload();
-      await page.getByRole('region', { name: 'Spaces to join' }).getByRole('link', { name: 'Garden club' }).click();
+      await page.getByRole('region', { name: 'Other Spaces' }).getByRole('link', { name: 'Garden club' }).click();
       await heading(page, 'Garden club').waitFor();
       await page.getByText('Growing things together.').first().waitFor();
       await page.getByRole('button', { name: 'Request to join' }).click();
@@ -97,7 +97,7 @@ for (const backend of backends()) {
 
       const page = await app.pages.open({ session: cy.session });
       await page.goto('/');
-      const toJoin = page.getByRole('region', { name: 'Spaces to join' });
+      const toJoin = page.getByRole('region', { name: 'Other Spaces' });
       await toJoin.getByRole('link', { name: 'plaza' }).waitFor();
       assert.equal(await page.getByRole('link', { name: 'vault' }).count(), 0, 'an invite-only Space is not listed to a non-member');
 

@@ -85,7 +85,8 @@ function SignedInHome({ handle }: { handle: string }) {
             const mine = (memberships.data ?? []).filter((m) => m.state !== 'none' && m.state !== 'removed');
             const bySlug = new Map(list.map((s) => [s.slug, s]));
             const myProposals = visible.filter((s) => s.status === 'proposed' && s.created_by === handle);
-            const others = visible.filter((s) => s.status === 'active' && !mine.some((m) => m.space === s.slug));
+            // Removed members cannot join again by themselves, so those Spaces are not offered.
+            const others = visible.filter((s) => s.status === 'active' && state(s.slug) === 'none');
             return (
               <>
                 <section aria-labelledby="your-spaces">
@@ -109,8 +110,8 @@ function SignedInHome({ handle }: { handle: string }) {
                   </section>
                 ) : null}
                 <section aria-labelledby="other-spaces">
-                  <h2 id="other-spaces">Spaces to join</h2>
-                  <SpaceList spaces={others} empty="No other Spaces to join right now." />
+                  <h2 id="other-spaces">Other Spaces</h2>
+                  <SpaceList spaces={others} empty="No other Spaces right now." />
                 </section>
               </>
             );
