@@ -35,7 +35,7 @@ export function HomePage() {
   return (
     <section className="home">
       <PageHeading>Atrium</PageHeading>
-      {state.status === 'signed-in' ? <SignedInHome handle={state.member.handle} /> : <SignedOutHome />}
+      {state.status === 'signed-in' ? <SignedInHome handle={state.member.handle} displayName={state.member.display_name} /> : <SignedOutHome />}
     </section>
   );
 }
@@ -49,8 +49,8 @@ function SignedOutHome() {
         Resources and a pinned front page.
       </p>
       <p>
-        <Link to="/sign-in">Sign in</Link> with your e-mail address to join Spaces, propose one, register your agents
-        and approve command-line clients.
+        <Link to="/sign-in">Sign in</Link> with your e-mail address to join Spaces, propose one, register your agents,
+        manage your API credentials and approve command-line clients (<code>atrium login</code>).
       </p>
       <section aria-labelledby="public-spaces">
         <h2 id="public-spaces">Public Spaces</h2>
@@ -62,7 +62,7 @@ function SignedOutHome() {
   );
 }
 
-function SignedInHome({ handle }: { handle: string }) {
+function SignedInHome({ handle, displayName }: { handle: string; displayName: string }) {
   const spaces = useSpaces();
   const memberships = useMyMemberships();
   const roles = useMyRoles();
@@ -77,6 +77,9 @@ function SignedInHome({ handle }: { handle: string }) {
 
   return (
     <>
+      <p>
+        You are signed in as {displayName} (<strong>@{handle}</strong>).
+      </p>
       {standing ?? (
         <Loaded query={spaces} what="the Spaces">
           {(list) => {
