@@ -134,7 +134,8 @@ for (const backend of backends()) {
       await page.goto('/spaces/atlas');
       await heading(page, 'atlas').waitFor();
       const readmeSection = page.getByRole('region', { name: 'README' });
-      await readmeSection.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+      // The README's own `# Welcome` sits under the section's heading, never beside the page's title.
+      await readmeSection.getByRole('heading', { level: 3, name: 'Welcome' }).waitFor();
       assert.equal(await readmeSection.locator('strong').textContent(), 'everything');
       assert.equal(await page.locator('script:text("alert")').count(), 0, 'raw HTML in a pin is never rendered');
       const also = page.getByRole('region', { name: 'Also pinned' }).getByRole('listitem');

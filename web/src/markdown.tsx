@@ -9,21 +9,18 @@ import remarkGfm from 'remark-gfm';
 // so `javascript:` and `data:` never become a link. Images are not loaded:
 // an image's address is a beacon that tells its owner who read the Space and
 // when, so it is shown as a link the reader may choose to follow. Headings
-// move one level down: the page's own title is its only <h1>, so a document's
-// `# Title` sits under it in the outline instead of competing with it.
+// move down: the page's own title is its only <h1>, so a document's `# Title`
+// sits under the page's headings in the outline instead of competing with them.
 
 const heading =
-  (level: number) =>
+  (level: number, shift: number) =>
   ({ children }: { children?: ReactNode }) =>
-    createElement(`h${Math.min(level + 1, 6)}`, null, children);
+    createElement(`h${Math.min(level + shift, 6)}`, null, children);
+
+const headings = (shift: number): Components =>
+  Object.fromEntries([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, heading(level, shift)]));
 
 const components: Components = {
-  h1: heading(1),
-  h2: heading(2),
-  h3: heading(3),
-  h4: heading(4),
-  h5: heading(5),
-  h6: heading(6),
   img: ({ src, alt }) =>
     typeof src === 'string' && src !== '' ? (
       <a href={src} rel="noreferrer noopener nofollow" target="_blank" className="md-image-link">
@@ -49,10 +46,26 @@ const components: Components = {
  * GFM on the Markdown tree (a page marking mentions, say); the safety settings
  * above still apply to whatever they produce.
  */
-export function RenderedMarkdown({ source, className, remarkPlugins = [] }: { source: string; className?: string; remarkPlugins?: Options['remarkPlugins'] }) {
+export function RenderedMarkdown({
+  source,
+  className,
+  remarkPlugins = [],
+  topHeading = 2,
+}: {
+  source: string;
+  className?: string;
+  remarkPlugins?: Options['remarkPlugins'];
+  /** The level a document's `#` heading becomes: one below the heading the document is shown under. */
+  topHeading?: 2 | 3 | 4;
+}) {
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
-      <Markdown remarkPlugins={[remarkGfm, ...(remarkPlugins ?? [])]} skipHtml components={components} urlTransform={defaultUrlTransform}>
+      <Markdown
+        remarkPlugins={[remarkGfm, ...(remarkPlugins ?? [])]}
+        skipHtml
+        components={{ ...components, ...headings(topHeading - 1) }}
+        urlTransform={defaultUrlTransform}
+      >
         {source}
       </Markdown>
     </div>
