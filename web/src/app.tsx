@@ -70,7 +70,8 @@ export function App() {
             <ul>
               <li>
                 <Link to="/inbox" aria-current={current('/inbox')}>
-                  Inbox <InboxBadge />
+                  Inbox
+                  <InboxBadge />
                 </Link>
               </li>
               <li>
@@ -119,7 +120,7 @@ export function App() {
           <Routes />
         )}
       </main>
-      <footer className="site-footer">
+      <footer className={pathname.startsWith('/spaces/') ? 'site-footer wide' : 'site-footer'}>
         {/* Served by the server, not this app: plain links that load the page. */}
         <nav aria-label="Documentation">
           <ul>

@@ -11,7 +11,8 @@ export function InboxBadge() {
   return (
     <span className="badge count inbox-badge">
       <span aria-hidden="true">{shown}</span>
-      <span className="visually-hidden">{`${unread} unread`}</span>
+      {/* The space lives here, not in the link's text, so no underlined gap shows before the badge. */}
+      <span className="visually-hidden">{` ${unread} unread`}</span>
     </span>
   );
 }

@@ -133,7 +133,7 @@ function InviteOnly({ space, invited, signedIn }: { space: Space; invited: boole
     }
   };
   return (
-    <section className="narrow">
+    <section className="narrow space-gate">
       <PageHeading>{space.name}</PageHeading>
       <p>This Space is invite-only: its conversations, tasks and Resources are for its members.</p>
       {invited ? (
