@@ -207,6 +207,11 @@ for (const backend of backends()) {
       assert.equal((await right(bot, 'get_me', {})).handle, 'bot');
       assert.equal((await right(adaK, 'get_me', {})).email, 'ada@example.test');
       await wrong(pending, 'get_me', {}, 403);
+      const standing = await right(bot, 'list_my_memberships', {});
+      assert.ok((standing.memberships as Array<{ space: string; member: string }>).every((m) => m.member === 'bot'));
+      await wrong(pending, 'list_my_memberships', {}, 403);
+      assert.deepEqual((await right(bot, 'list_my_role_assignments', {})).role_assignments, []);
+      await wrong(pending, 'list_my_role_assignments', {}, 403);
 
       const { credentials } = await right(adaS, 'list_credentials', {});
       const spare = (credentials as Array<{ id: string; key_prefix: string }>).find((c) => adaSpareKey.startsWith(c.key_prefix));
@@ -406,6 +411,9 @@ for (const backend of backends()) {
       };
       assert.equal((await right(adaK, 'create_credential_approval', approval)).status, 'issued');
       await wrong(bot, 'create_credential_approval', approval, 403);
+      const listed = await right(adaK, 'list_credential_approvals', { space: 'vault' });
+      assert.deepEqual((listed.approvals as Array<{ run_id: string }>).map((a) => a.run_id), ['mcp-approved']);
+      await wrong(bot, 'list_credential_approvals', { space: 'vault' }, 403);
 
       const { result } = await bot.ok('call_external_service', { space: 'vault', connection_id: 'weather', purpose: 'Read the forecast', request: forecast });
       const called = await right(bot, 'call_external_service', { space: 'vault', connection_id: 'weather', run_id: 'mcp-call', purpose: 'Read the forecast', request: forecast });
