@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText } from '../client';
 import { ErrorMessage } from '../page';
 import { mentionAtCaret, suggestHandles } from './mentions';
@@ -35,6 +35,8 @@ export function Composer({
   const id = useId();
   const area = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
+  /** Where the caret goes once a picked handle is in the textarea. */
+  const caretAfterRender = useRef<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [completion, setCompletion] = useState<Completion | null>(null);
@@ -64,9 +66,18 @@ export function Composer({
     const next = text.slice(0, completion.start) + inserted + text.slice(caret);
     setText(next);
     setCompletion(null);
-    const position = completion.start + inserted.length;
-    requestAnimationFrame(() => area.current?.setSelectionRange(position, position));
+    caretAfterRender.current = completion.start + inserted.length;
   };
+
+  // The caret goes after the inserted handle in the same commit that puts the handle in the
+  // textarea, before the browser handles the next key. (Placed a frame later, it could land
+  // behind characters typed meanwhile, and the rest of the message would come out scrambled.)
+  useLayoutEffect(() => {
+    const position = caretAfterRender.current;
+    if (position === null) return;
+    caretAfterRender.current = null;
+    area.current?.setSelectionRange(position, position);
+  });
 
   const send = async () => {
     if (busy || text.trim() === '') return;
