@@ -149,5 +149,51 @@ for (const backend of backends()) {
       assert.equal(later.status, 200);
       assert.equal((later.body as Page).events.some((e) => e.payload.body === 'ping @page-ben'), false);
     });
+
+    it('answers the newest events with `newest`, and a cursor to follow on from, without reading the feed from its start', async () => {
+      for (const line of ['one', 'two', 'three']) assert.equal((await post(ann, `newest ${line}`)).status, 201);
+      // A direct message between two others is in the Space feed only for its audience.
+      assert.equal((await server.request('POST', '/v0/spaces/pages/direct-messages', { token: ann.session, body: { to: 'page-ben', body: 'newest private' } })).status, 201);
+
+      const all = (await get('/v0/spaces/pages/events?since=0&limit=500', { token: owner.session })).body as Page;
+      const newest = await get('/v0/spaces/pages/events?newest=2', { token: owner.session });
+      assert.equal(newest.status, 200);
+      const page = newest.body as Page;
+      // The owner is not in the direct message's audience: the two newest they may read, oldest first.
+      assert.deepEqual(
+        page.events.map((e) => e.payload.body),
+        ['newest two', 'newest three'],
+      );
+      assert.deepEqual(page.events, all.events.slice(-2));
+      // The cursor is the newest on the host, past the hidden direct message: nothing below it is unread.
+      const head = Math.max(...((await get('/v0/spaces/pages/events?since=0&limit=500', { token: ben.session })).body as Page).events.map((e) => e.cursor));
+      assert.equal(page.cursor, head);
+      assert.ok(page.cursor > page.events[1]!.cursor);
+
+      // Following on from it yields exactly what comes next.
+      assert.deepEqual(((await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as Page).events, []);
+      assert.equal((await post(ben, 'newest four')).status, 201);
+      const next = (await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as Page;
+      assert.deepEqual(
+        next.events.map((e) => e.payload.body),
+        ['newest four'],
+      );
+
+      // The audience sees its direct message among the newest; the inbox reads its newest the same way.
+      assert.deepEqual(
+        ((await get('/v0/spaces/pages/events?newest=2', { token: ben.session })).body as Page).events.map((e) => e.payload.body),
+        ['newest private', 'newest four'],
+      );
+      const inbox = (await get('/v0/me/inbox-events?newest=1', { token: ben.session })).body as Page;
+      assert.deepEqual(
+        inbox.events.map((e) => e.payload.body),
+        ['newest private'],
+      );
+
+      for (const query of ['newest=2&since=1', 'newest=2&wait=1', 'newest=0', 'newest=501']) {
+        const refused = await get(`/v0/spaces/pages/events?${query}`, { token: owner.session });
+        assert.equal(refused.status, 422, query);
+      }
+    });
   });
 }

@@ -239,10 +239,18 @@ for (const backend of backends()) {
 
     it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {
       const page = await app.pages.open({ session: bob.session });
+      const feedReads: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === `/v0/spaces/${slug}/events`) feedReads.push(url.search);
+      });
       await page.goto(`/spaces/${slug}/activity`);
       await heading(page, 'Activity').waitFor();
       const timeline = page.getByRole('list', { name: 'Activity, newest first' });
       await timeline.getByText('@helper-bot posted in #general.').waitFor();
+      // The Space is opened at its newest events, never by reading its feed from the start.
+      assert.match(feedReads[0] ?? '', /[?&]newest=\d+/);
+      assert.ok(feedReads.every((query) => !/[?&]since=0(&|$)/.test(query)), feedReads.join(' '));
       await timeline.getByText('@ada sent a direct message to @bob.').first().waitFor();
       await timeline.getByText('@bob sent a direct message to @ada.').waitFor();
       await timeline.getByText('@ada created the channel #history about “Old news”.').waitFor();

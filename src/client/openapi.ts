@@ -5236,6 +5236,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
+                newest?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
@@ -5285,6 +5287,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
+                newest?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
@@ -5979,6 +5983,8 @@ export interface operations {
                 since?: number;
                 /** @description How many records one page holds: 100 unless given, at most 500 (422 above). */
                 limit?: number;
+                /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
+                newest?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };

@@ -43,6 +43,8 @@ export interface FeedRead {
   limit: number;
   /** Seconds to wait for a qualifying event when the page would be empty (long poll); 0 answers at once. */
   wait?: number;
+  /** Instead of the events after `since`: the newest this many, as of this node's head. */
+  newest?: number;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function readFeed(
   reader: Actor | null = null,
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
+  if (read.newest !== undefined) return serialise(await readNewest(db, await feed.select(), tail.head, read.newest, readerHandle(reader)));
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
   const handle = readerHandle(reader);
@@ -136,6 +139,24 @@ function serialise(page: FeedPage): FeedAnswer {
   return { page, json, etag: `W/"${createHash('sha1').update(json).digest('base64url')}"` };
 }
 
+/** The events of a feed this reader may see: audience-restricted ones only for their audience. */
+function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => EventQuery, handle: string | null): EventQuery {
+  return select(db.selectFrom('events').selectAll()).where((eb) =>
+    handle === null
+      ? eb('events.audience', 'is', null)
+      : eb.or([
+          eb('events.audience', 'is', null),
+          eb.exists(
+            eb
+              .selectFrom('event_audience')
+              .select('event_audience.cursor')
+              .whereRef('event_audience.cursor', '=', 'events.cursor')
+              .where('event_audience.member', '=', handle),
+          ),
+        ]),
+  );
+}
+
 async function readPage(
   db: Kysely<DatabaseSchema>,
   select: (q: EventQuery) => EventQuery,
@@ -143,27 +164,28 @@ async function readPage(
   limit: number,
   handle: string | null,
 ): Promise<FeedPage> {
-  const rows = await select(db.selectFrom('events').selectAll())
-    .where((eb) =>
-      handle === null
-        ? eb('events.audience', 'is', null)
-        : eb.or([
-            eb('events.audience', 'is', null),
-            eb.exists(
-              eb
-                .selectFrom('event_audience')
-                .select('event_audience.cursor')
-                .whereRef('event_audience.cursor', '=', 'events.cursor')
-                .where('event_audience.member', '=', handle),
-            ),
-          ]),
-    )
-    .where('events.cursor', '>', since)
-    .orderBy('events.cursor', 'asc')
-    .limit(limit)
-    .execute();
+  const rows = await visibleEvents(db, select, handle).where('events.cursor', '>', since).orderBy('events.cursor', 'asc').limit(limit).execute();
   const events = rows.map(toEvent);
   return { events, cursor: events.length > 0 ? events[events.length - 1]!.cursor : since, protocol: PROTOCOL };
+}
+
+/**
+ * The newest `count` events of a feed as of `head`, oldest first, with `head`
+ * as the cursor: how a client starts following a long feed without reading it
+ * from the beginning. Handing out `head` keeps the ordering promise: this node
+ * has followed the log up to it, so every event at or below it is already
+ * visible, and nothing the reader has not been shown can later appear below it.
+ * Only events up to `head` are read, so one numbered meanwhile is not skipped.
+ */
+async function readNewest(
+  db: Kysely<DatabaseSchema>,
+  select: (q: EventQuery) => EventQuery,
+  head: number,
+  count: number,
+  handle: string | null,
+): Promise<FeedPage> {
+  const rows = await visibleEvents(db, select, handle).where('events.cursor', '<=', head).orderBy('events.cursor', 'desc').limit(count).execute();
+  return { events: rows.reverse().map(toEvent), cursor: head, protocol: PROTOCOL };
 }
 
 /**

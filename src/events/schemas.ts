@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { invalid } from '../shared/errors.js';
 import { Handle, PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
 import { SpaceSlug } from '../spaces/schemas.js';
 import { EVENT_MEANINGS, payloadSchema, type EventPayloads } from './payloads.js';
@@ -77,6 +78,16 @@ export const FeedQuery = Type.Object(
       }),
     ),
     limit: Type.Optional(PageLimit(DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT)),
+    newest: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_FEED_LIMIT,
+        description:
+          'Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; ' +
+          "`cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. " +
+          'Not with `since` or `wait` (422).',
+      }),
+    ),
     wait: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -92,6 +103,19 @@ export const FeedQuery = Type.Object(
 );
 
 /** A feed query's values with their defaults. */
-export function feedRead(query: { since?: number; limit?: number; wait?: number }): { since: number; limit: number; wait: number } {
-  return { since: query.since ?? 0, limit: query.limit ?? DEFAULT_FEED_LIMIT, wait: query.wait ?? 0 };
+export function feedRead(query: { since?: number; limit?: number; wait?: number; newest?: number }): {
+  since: number;
+  limit: number;
+  wait: number;
+  newest?: number;
+} {
+  if (query.newest !== undefined && ((query.since ?? 0) !== 0 || (query.wait ?? 0) !== 0)) {
+    throw invalid('newest: reads the newest events as of now; it does not combine with since or wait');
+  }
+  return {
+    since: query.since ?? 0,
+    limit: query.limit ?? DEFAULT_FEED_LIMIT,
+    wait: query.wait ?? 0,
+    ...(query.newest !== undefined ? { newest: query.newest } : {}),
+  };
 }

@@ -3,24 +3,27 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { ApiError, call, client, type Event } from './client';
 
 // Live views follow the public feeds with their cursors, like any client:
-// catch up page by page, then long-poll (`wait`), which the server answers as
-// soon as an event of that feed commits on any node. Each new event marks the
-// cached reads of its Space stale (React Query refetches what is on screen),
-// and is handed to whoever listens (the activity timeline, the inbox).
+// start with the newest events (`newest`, which also hands out the cursor to
+// follow on from, so a long feed is never read from its start), then
+// long-poll (`wait`), which the server answers as soon as an event of that
+// feed commits on any node. Each new event marks the cached reads of its
+// Space stale (React Query refetches what is on screen), and is handed to
+// whoever listens (the activity timeline, the inbox).
 
 /** The longest wait the feeds accept, in seconds. */
 const WAIT_SECONDS = 25;
-const PAGE = 500;
-/** How many of the newest events a follower keeps for the pages that show them. */
+/** How many of the newest events a follower reads first, and keeps for the pages that show them. */
 const KEEP = 500;
 
 type Page = { events: Event[]; cursor: number };
-type Fetch = (since: number, wait: number, signal: AbortSignal) => Promise<Page>;
+/** Where a read starts: the newest events as of now, or those after a cursor (waiting up to `wait` seconds for one). */
+type From = { newest: number } | { since: number; wait: number };
+type Fetch = (from: From, signal: AbortSignal) => Promise<Page>;
 
 export interface Followed {
   /** The newest events read so far, oldest first (at most KEEP). */
   events: Event[];
-  /** True once the follower has read up to the head and is waiting for new events. */
+  /** True once the follower has read the newest events and is waiting for new ones. */
   caughtUp: boolean;
   /** The feed refused (403/404) or the server is unreachable; retrying continues. */
   error: ApiError | null;
@@ -43,29 +46,23 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
     let kept: Event[] = [];
     setState(EMPTY);
     void (async () => {
-      let since = 0;
-      let caughtUp = false;
+      let since: number | null = null;
       let pause = 1000;
       while (!abort.signal.aborted) {
         try {
-          const page = await latest.current.fetchPage(since, caughtUp ? WAIT_SECONDS : 0, abort.signal);
+          const from: From = since === null ? { newest: KEEP } : { since, wait: WAIT_SECONDS };
+          const page = await latest.current.fetchPage(from, abort.signal);
           pause = 1000;
+          // The first page is announced too: what is on screen was read around the same
+          // moment, and an event that committed in between must refresh it.
+          if (page.events.length > 0) latest.current.onNew(page.events);
           since = page.cursor;
           if (page.events.length > 0) kept = [...kept, ...page.events].slice(-KEEP);
-          if (caughtUp) {
-            if (page.events.length > 0) latest.current.onNew(page.events);
-          } else if (page.events.length < PAGE) {
-            caughtUp = true;
-            // What is on screen was read while the follower was catching up: an event that
-            // committed in between is in these pages but was never announced. Announce the
-            // newest page once, so those reads are refreshed.
-            if (page.events.length > 0) latest.current.onNew(page.events);
-          }
-          setState({ events: kept, caughtUp, error: null });
+          setState({ events: kept, caughtUp: true, error: null });
         } catch (err) {
           if (abort.signal.aborted) return;
           const apiError = err instanceof ApiError ? err : new ApiError(0, String(err));
-          setState({ events: kept, caughtUp, error: apiError });
+          setState({ events: kept, caughtUp: since !== null, error: apiError });
           if (apiError.status >= 400 && apiError.status < 500 && apiError.status !== 429) return;
           await new Promise((resolve) => setTimeout(resolve, pause));
           pause = Math.min(pause * 2, 30_000);
@@ -89,8 +86,7 @@ export function SpaceFeedProvider({ slug, children }: { slug: string; children: 
   const queries = useQueryClient();
   const followed = useFollow(
     `space:${slug}`,
-    (since, wait, signal) =>
-      call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { since, limit: PAGE, wait } }, signal })),
+    (from, signal) => call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { ...from, limit: KEEP } }, signal })),
     (events) => {
       void queries.invalidateQueries({ queryKey: ['space', slug] });
       if (events.some((e) => e.type.startsWith('space_'))) void queries.invalidateQueries({ queryKey: ['spaces'] });
@@ -114,7 +110,7 @@ export function InboxFeedProvider({ member, children }: { member: string | null;
   const queries = useQueryClient();
   const followed = useFollow(
     member === null ? null : `inbox:${member}`,
-    (since, wait, signal) => call(client.GET('/v0/me/inbox-events', { params: { query: { since, limit: PAGE, wait } }, signal })),
+    (from, signal) => call(client.GET('/v0/me/inbox-events', { params: { query: { ...from, limit: KEEP } }, signal })),
     () => void queries.invalidateQueries({ queryKey: ['inbox'] }),
   );
   return <InboxFeedContext.Provider value={followed}>{children}</InboxFeedContext.Provider>;
