@@ -1,19 +1,29 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Route, Switch, useParams } from 'wouter';
 import { InboxBadge } from './inbox/badge';
 import { InboxFeedProvider } from './live';
-import { ErrorMessage } from './page';
-import { ActivatePage } from './pages/activate';
-import { AgentsPage } from './pages/agents';
-import { CredentialsPage } from './pages/credentials';
+import { ErrorMessage, Loading } from './page';
 import { HomePage } from './pages/home';
-import { InboxPage } from './pages/inbox';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
-import { WebhookEndpointsPage } from './pages/webhooks';
 import { Link, navigate, useLocation } from './router';
 import { useSession } from './session';
-import { SpaceLayout } from './space/layout';
+
+/**
+ * A page loaded on first visit, in its own chunk: someone signing in or
+ * approving a CLI does not download the editor, the diff and the Markdown
+ * renderer that a Space's pages need.
+ */
+function onDemand<P extends object, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const ActivatePage = onDemand(() => import('./pages/activate'), 'ActivatePage');
+const AgentsPage = onDemand(() => import('./pages/agents'), 'AgentsPage');
+const CredentialsPage = onDemand(() => import('./pages/credentials'), 'CredentialsPage');
+const InboxPage = onDemand(() => import('./pages/inbox'), 'InboxPage');
+const WebhookEndpointsPage = onDemand(() => import('./pages/webhooks'), 'WebhookEndpointsPage');
+const SpaceLayout = onDemand(() => import('./space/layout'), 'SpaceLayout');
 
 /**
  * The client routes. The server answers each of these paths with index.html
@@ -22,7 +32,8 @@ import { SpaceLayout } from './space/layout';
  */
 function Routes() {
   return (
-    <Switch>
+    <Suspense fallback={<Loading what="the page" />}>
+      <Switch>
       <Route path="/" component={HomePage} />
       <Route path="/sign-in" component={SignInPage} />
       <Route path="/credentials" component={CredentialsPage} />
@@ -32,7 +43,8 @@ function Routes() {
       <Route path="/activate/:code" component={Activation} />
       <Route path="/spaces/:slug" nest component={SpaceLayout} />
       <Route component={NotFoundPage} />
-    </Switch>
+      </Switch>
+    </Suspense>
   );
 }
 

@@ -6,7 +6,7 @@ import '../space/spaces.css';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { useSession } from '../session';
-import { spacePath } from '../space/layout';
+import { spacePath } from '../space/paths';
 import { ActionButton, Announcer, JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, useAction, useAnnouncer } from '../space/actions';
 import { isHostWideOwnerOrHost, isOwnerOrHostOf, useMyMemberships, useMyRoles, type Membership } from '../standing';
 import { Loaded, Notice } from '../ui';

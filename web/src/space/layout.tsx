@@ -6,6 +6,7 @@ import { SpaceFeedProvider } from '../live';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { NotFoundPage } from '../pages/not-found';
 import { Link, useLocation } from '../router';
+import { spacePath } from './paths';
 import { useStanding } from '../standing';
 import { ActivityPage } from './activity';
 import { ChannelPage, ConversationsNav, DirectMessagePage } from './conversations';
@@ -27,8 +28,7 @@ export function useSpace(slug: string) {
   return useQuery({ queryKey: ['space', slug, 'record'], queryFn: () => call(client.GET('/v0/spaces/{slug}', { params: { path: { slug } } })) });
 }
 
-/** Paths inside a Space, so pages link to each other by name rather than by string. */
-export const spacePath = (slug: string, rest = '') => `/spaces/${encodeURIComponent(slug)}${rest}`;
+export { spacePath } from './paths';
 
 export function SpaceLayout() {
   const { slug } = useParams<{ slug: string }>();
