@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../client';
+import { Time } from '../ui';
 
 type ApiCredential = operations['list_credentials']['responses'][200]['content']['application/json']['credentials'][number];
-import { formatDateTime } from '../format';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { navigate, signInPath } from '../router';
 import { useSession } from '../session';
@@ -152,10 +152,6 @@ export function CredentialsPage() {
       ) : null}
     </section>
   );
-}
-
-function Time({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{formatDateTime(iso)}</time>;
 }
 
 /**
