@@ -212,6 +212,10 @@ for (const backend of backends()) {
       await wrong(pending, 'list_my_memberships', {}, 403);
       assert.deepEqual((await right(bot, 'list_my_role_assignments', {})).role_assignments, []);
       await wrong(pending, 'list_my_role_assignments', {}, 403);
+      assert.equal((await right(bot, 'mark_inbox_read', { cursor: 1 })).cursor, 1);
+      await wrong(bot, 'mark_inbox_read', { cursor: Number.MAX_SAFE_INTEGER }, 422);
+      assert.equal((await right(bot, 'get_inbox_read_state', {})).cursor, 1);
+      await wrong(pending, 'get_inbox_read_state', {}, 403);
 
       const { credentials } = await right(adaS, 'list_credentials', {});
       const spare = (credentials as Array<{ id: string; key_prefix: string }>).find((c) => adaSpareKey.startsWith(c.key_prefix));

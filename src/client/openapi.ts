@@ -1110,6 +1110,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/me/inbox-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read how far you have read your inbox
+         * @description The inbox cursor the caller last marked as read (`POST /v0/me/inbox-read`), kept by the host so every client and device agrees on what is unread: the inbox events with a higher cursor. Always the caller's own: an operator's key never reads or moves its agents' mark.
+         */
+        get: operations["get_inbox_read_state"];
+        put?: never;
+        /**
+         * Mark your inbox read up to a cursor
+         * @description Moves the caller's read mark to `cursor` (an inbox page's `cursor`), never back: a lower one leaves it where it is, so devices marking at once never make read items unread again. A cursor beyond the newest event on the host is a 422. No event is appended: what a member has read is theirs alone. Always the caller's own: an operator's key never reads or moves its agents' mark.
+         */
+        post: operations["mark_inbox_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/spaces/{slug}/resources": {
         parameters: {
             query?: never;
@@ -6019,6 +6043,72 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_inbox_read_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The read mark. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Read up to and including this inbox cursor; 0 until first marked. */
+                        cursor: number;
+                        /** @description When the mark last moved; null until first marked. */
+                        updated_ts: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    mark_inbox_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The inbox cursor read up to. */
+                    cursor: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The read mark, as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Read up to and including this inbox cursor; 0 until first marked. */
+                        cursor: number;
+                        /** @description When the mark last moved; null until first marked. */
+                        updated_ts: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["InternalError"];
         };

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { FeedQuery, feedRead } from '../events/schemas.js';
 import { defineOperation } from '../operations/operation.js';
+import { requireActiveMember } from '../roles/authority.js';
+import { Timestamp } from '../shared/schemas.js';
+import { markRead, readState, requireHandedOut } from './read-state.js';
 import { readInbox } from './service.js';
 import { sendFeedAnswer } from '../events/feed.js';
 
@@ -25,4 +28,56 @@ export const listInboxEvents = defineOperation({
     sendFeedAnswer(await readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query)), ifNoneMatch, response),
 });
 
-export const inboxOperations = [listInboxEvents];
+const InboxReadSchema = Type.Object(
+  {
+    cursor: Type.Integer({ minimum: 0, description: 'Read up to and including this inbox cursor; 0 until first marked.' }),
+    updated_ts: Type.Union([Timestamp, Type.Null()], { description: 'When the mark last moved; null until first marked.' }),
+  },
+  { additionalProperties: false },
+);
+
+const READ_STATE_NOTE = "Always the caller's own: an operator's key never reads or moves its agents' mark.";
+
+export const getInboxReadState = defineOperation({
+  name: 'get_inbox_read_state',
+  method: 'GET',
+  path: '/v0/me/inbox-read',
+  tag: 'Events',
+  summary: 'Read how far you have read your inbox',
+  description:
+    'The inbox cursor the caller last marked as read (`POST /v0/me/inbox-read`), kept by the host so every client and device agrees ' +
+    'on what is unread: the inbox events with a higher cursor. ' + READ_STATE_NOTE,
+  auth: { anonymous: false, schemes: ['member_key', 'session'] },
+  success: { status: 200, description: 'The read mark.', schema: InboxReadSchema },
+  errors: [401, 403],
+  readOnly: true,
+  handler: async ({ actor, ctx }) => readState(ctx.db.kysely, requireActiveMember(actor).member.handle),
+});
+
+export const markInboxRead = defineOperation({
+  name: 'mark_inbox_read',
+  method: 'POST',
+  path: '/v0/me/inbox-read',
+  tag: 'Events',
+  summary: 'Mark your inbox read up to a cursor',
+  description:
+    'Moves the caller\'s read mark to `cursor` (an inbox page\'s `cursor`), never back: a lower one leaves it where it is, so devices ' +
+    'marking at once never make read items unread again. A cursor beyond the newest event on the host is a 422. No event is appended: ' +
+    'what a member has read is theirs alone. ' + READ_STATE_NOTE,
+  auth: { anonymous: false, schemes: ['member_key', 'session'] },
+  body: Type.Object(
+    { cursor: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The inbox cursor read up to.' }) },
+    { additionalProperties: false },
+  ),
+  bodyRequired: true,
+  success: { status: 200, description: 'The read mark, as it now stands.', schema: InboxReadSchema },
+  errors: [401, 403],
+  idempotent: true,
+  handler: async ({ body, actor, ctx }) => {
+    const member = requireActiveMember(actor).member.handle;
+    await requireHandedOut(ctx.events.tail, body.cursor);
+    return ctx.db.transaction((tx) => markRead(tx, member, body.cursor));
+  },
+});
+
+export const inboxOperations = [listInboxEvents, getInboxReadState, markInboxRead];

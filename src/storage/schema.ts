@@ -14,6 +14,7 @@ import type { HostSecretsTables } from '../shared/client-address.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import type { IdempotencyKeysTables } from '../shared/idempotency-keys.js';
 import type { CredentialsTables } from '../credentials/tables.js';
+import type { InboxTables } from '../inbox/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -31,4 +32,5 @@ export type DatabaseSchema = MembersTables &
   HostSecretsTables &
   WebhooksTables &
   IdempotencyKeysTables &
-  CredentialsTables;
+  CredentialsTables &
+  InboxTables;

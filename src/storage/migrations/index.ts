@@ -18,6 +18,7 @@ import * as idempotencyKeys from './0015-idempotency-keys.js';
 import * as credentialApprovals from './0016-credential-approvals.js';
 import * as credentialChangeNotices from './0017-credential-change-notices.js';
 import * as credentialChangeCounter from './0018-credential-change-counter.js';
+import * as inboxReads from './0019-inbox-reads.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0016-credential-approvals': credentialApprovals,
   '0017-credential-change-notices': credentialChangeNotices,
   '0018-credential-change-counter': credentialChangeCounter,
+  '0019-inbox-reads': inboxReads,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,53 +1,49 @@
-import { useSyncExternalStore } from 'react';
-import type { Event } from '../client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { call, client, type Event } from '../client';
 import { useInboxFeed } from '../live';
 import { useSession } from '../session';
 
-// "Unread" in the inbox: events newer than the cursor the member last saw,
-// kept in this browser per member (the API keeps no read state). The badge
-// and the inbox page read the same value; other tabs learn of a change by the
-// `storage` event, this tab by its own listeners.
+// "Unread" in the inbox: events newer than the member's read mark, which the
+// host keeps (`GET/POST /v0/me/inbox-read`), so every device and tab agrees.
+// The mark only moves forward. It is read again whenever the inbox feed brings
+// something (its key is under ['inbox']) and when the window regains focus, so
+// what was read on another device stops counting here too.
 
-const key = (member: string) => `atrium.inbox.seen.${member}`;
-const listeners = new Set<() => void>();
+const READ_MARK = ['inbox', 'read-mark'] as const;
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  window.addEventListener('storage', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', listener);
-  };
+function useReadMark(member: string | null) {
+  return useQuery({
+    queryKey: READ_MARK,
+    enabled: member !== null,
+    refetchOnWindowFocus: true,
+    queryFn: async () => (await call(client.GET('/v0/me/inbox-read'))).cursor,
+  });
 }
 
-function readSeen(member: string | null): number {
-  if (member === null) return 0;
-  try {
-    const value = Number(localStorage.getItem(key(member)));
-    return Number.isSafeInteger(value) && value > 0 ? value : 0;
-  } catch {
-    // Storage may be disabled: everything is then unread until the inbox is opened in this page.
-    return 0;
-  }
+/** Marks the inbox read up to a cursor (never back), and updates every view of it. */
+export function useMarkSeen(): (cursor: number) => Promise<void> {
+  const queries = useQueryClient();
+  return useCallback(
+    async (cursor: number) => {
+      const current = queries.getQueryData<number>(READ_MARK);
+      if (current !== undefined && cursor <= current) return;
+      const mark = await call(client.POST('/v0/me/inbox-read', { body: { cursor } }));
+      // A read of the mark that started before this one moved it would answer the old mark.
+      await queries.cancelQueries({ queryKey: READ_MARK });
+      queries.setQueryData(READ_MARK, mark.cursor);
+    },
+    [queries],
+  );
 }
 
-/** Records that `member` has seen everything up to `cursor` (never moves back). */
-export function markSeen(member: string, cursor: number): void {
-  if (cursor <= readSeen(member)) return;
-  try {
-    localStorage.setItem(key(member), String(cursor));
-  } catch {
-    return;
-  }
-  for (const listener of listeners) listener();
-}
-
-/** The signed-in member's inbox, with the cursor they last saw and what is newer. */
-export function useInbox(): { member: string | null; events: Event[]; seen: number; unread: number; caughtUp: boolean; error: string | null } {
+/** The signed-in member's inbox, with their read mark (null while it loads) and what is newer. */
+export function useInbox(): { member: string | null; events: Event[]; seen: number | null; unread: number; caughtUp: boolean; error: string | null } {
   const { state } = useSession();
   const member = state.status === 'signed-in' ? state.member.handle : null;
   const feed = useInboxFeed();
-  const seen = useSyncExternalStore(subscribe, () => readSeen(member));
-  const unread = member === null ? 0 : feed.events.filter((e) => e.cursor > seen).length;
+  const mark = useReadMark(member);
+  const seen = mark.data ?? null;
+  const unread = member === null || seen === null ? 0 : feed.events.filter((e) => e.cursor > seen).length;
   return { member, events: feed.events, seen, unread, caughtUp: feed.caughtUp, error: feed.error?.detail ?? null };
 }

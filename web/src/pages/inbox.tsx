@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import '../conversations/conversations.css';
 import { excerpt, isMessage, messagePlace, type MessageEvent } from '../inbox/items';
-import { markSeen, useInbox } from '../inbox/seen';
+import { useInbox, useMarkSeen } from '../inbox/seen';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, signInPath } from '../router';
 import { useSession } from '../session';
@@ -31,12 +31,19 @@ export function InboxPage() {
 
 function Inbox({ member }: { member: string }) {
   const inbox = useInbox();
-  // What the member had seen when they opened the page: newer items are marked new.
-  const [seenAtOpen] = useState(inbox.seen);
+  if (inbox.seen === null) return <Loading what="your inbox" />;
+  return <InboxItems member={member} inbox={inbox} seen={inbox.seen} />;
+}
+
+function InboxItems({ member, inbox, seen }: { member: string; inbox: ReturnType<typeof useInbox>; seen: number }) {
+  const markSeen = useMarkSeen();
+  // What the member had read when they opened the page: newer items are marked new.
+  const [seenAtOpen] = useState(seen);
   const newest = inbox.events.length > 0 ? inbox.events[inbox.events.length - 1]!.cursor : 0;
   useEffect(() => {
-    if (newest > 0) markSeen(member, newest);
-  }, [member, newest]);
+    // A failed mark only leaves items counted as unread; the next visit marks them again.
+    if (newest > 0) markSeen(newest).catch(() => undefined);
+  }, [markSeen, newest]);
 
   const items = inbox.events.filter(isMessage).reverse();
   const fresh = items.filter((e) => e.cursor > seenAtOpen).length;
