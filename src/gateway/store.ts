@@ -128,6 +128,21 @@ export async function migrateStore(store: GatewayStore): Promise<void> {
     migrationLockTableName: 'gateway_migration_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt >= 3 || !anotherSchemaDropped(error, schema)) throw error;
+  }
+}
+
+/**
+ * Kysely's migrator lists every table of the database, in every schema, to
+ * find its own; a schema dropped meanwhile by someone else sharing the
+ * database (a service host, a test next to this one) fails that listing.
+ * Nothing of ours was touched, so migrating again is safe.
+ */
+function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
+  const named = /schema "([^"]+)" does not exist/.exec(String((error as { message?: unknown }).message))?.[1];
+  return named !== undefined && named !== ours;
 }

@@ -104,9 +104,11 @@ export class Database {
       // for this one's.
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) throw error;
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    for (let attempt = 1; ; attempt++) {
+      const { error, results } = await migrator.migrateToLatest();
+      if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+      if (attempt >= 3 || !anotherSchemaDropped(error, schema)) throw error;
+    }
   }
 
   /**
@@ -147,6 +149,21 @@ export class Database {
   async destroy(): Promise<void> {
     await this.kysely.destroy();
   }
+}
+
+/**
+ * Kysely's migrator looks for its table by listing every table of the
+ * database, in every schema. If another schema of the same database is
+ * dropped meanwhile (another Atrium host sharing the database, or a test run
+ * next to this one), that listing fails naming the schema that went away.
+ * Nothing of ours was touched: migrating again is safe, as migrations run
+ * under the migrator's lock and skip what is done. Our own schema missing is
+ * not that, and fails at once.
+ */
+export function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
+  const named = /schema "([^"]+)" does not exist/.exec(String((error as { message?: unknown }).message))?.[1];
+  return named !== undefined && named !== ours;
 }
 
 /** Compiled statements kept per SQLite connection; beyond this, the least recently used is dropped. */
