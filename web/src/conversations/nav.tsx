@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { call, client, errorText, type Space } from '../client';
-import { useSpaceFeed } from '../live';
 import { ErrorMessage } from '../page';
 import { Link, navigate, useLocation } from '../router';
 import { spacePath } from '../space/layout';
@@ -133,17 +132,6 @@ function NewChannel({ slug }: { slug: string }) {
 function DirectList({ space, me, mayWrite }: { space: Space; me: string; mayWrite: boolean }) {
   const directs = useDirectConversations(space.slug, true);
   const current = useCurrent();
-  const queries = useQueryClient();
-  // A direct message that committed while the Space feed was still catching up
-  // refreshes nothing by itself: read the list again if it lacks the newest one.
-  const feed = useSpaceFeed();
-  const newest = feed.events.findLast((e) => e.type === 'message_posted' && e.payload.direct_members !== undefined);
-  const newestId = newest?.type === 'message_posted' ? newest.payload.message_id : 0;
-  const held = Math.max(0, ...(directs.data ?? []).map((c) => c.last_message.id));
-  const missing = directs.isSuccess && newestId > held;
-  useEffect(() => {
-    if (missing) void queries.invalidateQueries({ queryKey: conversationKeys.directs(space.slug) });
-  }, [missing, newestId, queries, space.slug]);
   const headingId = useId();
   return (
     <section className="conversation-group" aria-labelledby={headingId}>

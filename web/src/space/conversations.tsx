@@ -1,11 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useParams } from 'wouter';
 import { call, client, type Space } from '../client';
 import { Composer } from '../conversations/composer';
-import { conversationKeys, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation, type Message } from '../conversations/data';
+import { conversationKeys, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation } from '../conversations/data';
 import { MessageHistory } from '../conversations/history';
-import { useSpaceFeed } from '../live';
 import { Loading, PageHeading, useTitle } from '../page';
 import { Link, signInPath, useLocation } from '../router';
 import { useStanding } from '../standing';
@@ -82,7 +80,6 @@ function ConversationView({ space, conversation }: { space: Space; conversation:
   const me = standing.me?.handle ?? null;
   const historyKey = conversation.kind === 'channel' ? conversationKeys.channel(slug, conversation.name) : conversationKeys.direct(slug, conversation.handle);
 
-  useCatchUp(conversation, me, history.data?.pages, () => queries.invalidateQueries({ queryKey: historyKey }));
 
   const send = async (body: string) => {
     if (conversation.kind === 'channel') {
@@ -110,34 +107,6 @@ function ConversationView({ space, conversation }: { space: Space; conversation:
       )}
     </>
   );
-}
-
-/**
- * The Space feed refreshes the history when an event commits while it waits;
- * a message that committed between the history's first read and the feed
- * catching up would otherwise stay missing until the next event. So the
- * newest message event of this conversation that the feed has read is checked
- * against the history, which is read again if it lacks it.
- */
-function useCatchUp(conversation: Conversation, me: string | null, pages: Message[][] | undefined, refresh: () => Promise<void>) {
-  const feed = useSpaceFeed();
-  let newest: number | null = null;
-  for (let i = feed.events.length - 1; i >= 0 && newest === null; i--) {
-    const event = feed.events[i]!;
-    if (event.type !== 'message_posted') continue;
-    const p = event.payload;
-    const mine =
-      conversation.kind === 'channel'
-        ? p.channel === conversation.name
-        : p.direct_members !== undefined && p.direct_members.includes(conversation.handle) && me !== null && p.direct_members.includes(me);
-    if (mine) newest = p.message_id;
-  }
-  const held = pages?.[0]?.[0]?.id ?? 0;
-  const missing = pages !== undefined && newest !== null && newest > held;
-  useEffect(() => {
-    if (missing) void refresh();
-    // Only a change in what is missing matters, not a new `refresh` closure.
-  }, [missing, newest]);
 }
 
 function CannotPost({ reason }: { reason: string }) {
