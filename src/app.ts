@@ -17,6 +17,7 @@ import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
 import { countedCredentialChanges } from './identity/credential-change-count.js';
+import { keyResolutionWatcher } from './identity/key-resolution-writes.js';
 import { MemberKeyCache } from './identity/member-key-cache.js';
 import { createMetrics } from './observability/metrics.js';
 import { KnownSpaces } from './spaces/known-spaces.js';
@@ -74,15 +75,17 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     queueLimit: config.mentionParseQueueLimit,
     perMember: config.mentionParsePerMember,
   });
+  const memberKeys = new MemberKeyCache(
+    db.dialect === 'sqlite' ? countedCredentialChanges(db.kysely) : events.credentialChanges,
+    () => clock.now().getTime(),
+  );
+  db.watchWrites(keyResolutionWatcher(() => memberKeys.forget()));
   const ctx = {
     config,
     db,
     events,
     spaces: new KnownSpaces(db.kysely, events.tail),
-    memberKeys: new MemberKeyCache(
-      db.dialect === 'sqlite' ? countedCredentialChanges(db.kysely) : events.credentialChanges,
-      () => clock.now().getTime(),
-    ),
+    memberKeys,
     metrics,
     clock,
     mailer,

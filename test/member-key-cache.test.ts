@@ -1,10 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { keyResolutionWatcher } from '../src/identity/key-resolution-writes.js';
 import { MemberKeyCache, KEPT_FOR_MS, type CredentialChanges, type KeyResolution } from '../src/identity/member-key-cache.js';
 import { hashSecret } from '../src/shared/secrets.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
 import { backends, startServer, type TestServer } from './support/server.js';
+
+const resolution = (): KeyResolution => ({
+  member: {
+    handle: 'ada',
+    type: 'human',
+    display_name: 'Ada',
+    operator: null,
+    operator_confirmed: 0,
+    capabilities: '[]',
+    status: 'active',
+    email: null,
+    email_verified: 0,
+    created_ts: '2026-01-01T00:00:00.000Z',
+    updated_ts: '2026-01-01T00:00:00.000Z',
+  },
+  operatorStatus: null,
+  keyId: 'key-1',
+  keyHash: 'hash-1',
+  lastUsedTs: null,
+});
 
 /**
  * Member-key resolutions a node keeps (docs/identity.md, "Keeping key
@@ -82,6 +103,45 @@ for (const backend of backends()) {
       assert.match(refused.body.detail, /operator otto is suspended/);
     });
 
+    it('forgets what this node writes as it writes it, before any announcement could arrive', async () => {
+      // A cache that hears nothing at all: only the node's own writes can clear it.
+      const cache = new MemberKeyCache({ live: true, onChange: () => undefined });
+      const { db } = first.app.ctx;
+      db.watchWrites(keyResolutionWatcher(() => cache.forget()));
+      const keep = () => cache.put('hash-1', resolution(), cache.generation);
+      const kept = () => cache.get('hash-1') !== undefined;
+      await first.human('kit');
+      keep();
+
+      // Neither a new key nor a key's last-use hint changes what any key resolved to.
+      await seedMemberKey(first, 'kit');
+      await db.kysely.updateTable('member_keys').set({ last_used_ts: new Date().toISOString() }).where('member_handle', '=', 'kit').execute();
+      assert.ok(kept(), 'an insert or a last-use refresh leaves resolutions kept');
+
+      await setMemberStatus(first, 'kit', 'suspended');
+      assert.ok(!kept(), 'a bare update outside a transaction');
+
+      // Looked up after the UPDATE ran but before COMMIT, a lookup may have read the old row: not kept past COMMIT.
+      keep();
+      await db.transaction(async (tx) => {
+        await tx.db.updateTable('members').set({ status: 'active' }).where('handle', '=', 'kit').execute();
+        keep();
+        assert.ok(kept());
+      });
+      assert.ok(!kept(), 'a transaction, once committed');
+
+      keep();
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.db.deleteFrom('member_keys').where('member_handle', '=', 'kit').execute();
+          keep();
+          throw new Error('rolled back');
+        }),
+        /rolled back/,
+      );
+      assert.ok(!kept(), 'a transaction rolled back: forgetting more than needed is harmless');
+    });
+
     if (backend === 'sqlite') {
       it('refuses a key revoked, or an operator suspended, by another process writing the same file', async () => {
         await first.human('ivy');
@@ -114,25 +174,6 @@ for (const backend of backends()) {
 }
 
 describe('member-key cache rules', () => {
-  const resolution = (): KeyResolution => ({
-    member: {
-      handle: 'ada',
-      type: 'human',
-      display_name: 'Ada',
-      operator: null,
-      operator_confirmed: 0,
-      capabilities: '[]',
-      status: 'active',
-      email: null,
-      email_verified: 0,
-      created_ts: '2026-01-01T00:00:00.000Z',
-      updated_ts: '2026-01-01T00:00:00.000Z',
-    },
-    operatorStatus: null,
-    keyId: 'key-1',
-    keyHash: 'hash-1',
-    lastUsedTs: null,
-  });
   const changes = (): CredentialChanges & { live: boolean; fire(): void } => {
     const listeners: Array<() => void> = [];
     return { live: true, onChange: (l) => void listeners.push(l), fire: () => listeners.forEach((l) => l()) };

@@ -39,7 +39,9 @@ const MAX_KEPT = 10_000;
  * listener connection drops. The trade-off, stated openly: a key revoked (or
  * a member suspended) on one node may still be accepted by another node for
  * the moment the notification takes to arrive, milliseconds; no longer than
- * KEPT_FOR_MS should it be lost. Sessions are not kept.
+ * KEPT_FOR_MS should it be lost. The node that writes the change forgets at
+ * once, without waiting to hear it (key-resolution-writes.ts). Sessions are
+ * not kept.
  *
  * On SQLite the lookup is a join built and run per request, most of what a
  * keyed empty poll costs. There, triggers count the same changes in the

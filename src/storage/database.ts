@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { DatabaseSchema } from './schema.js';
+import { WriteWatch, type WriteWatcher } from './write-watch.js';
 
 /**
  * A unit of work. Domain services receive one and never open their own
@@ -46,6 +47,8 @@ export class Database {
 
   private constructor(
     readonly kysely: Kysely<DatabaseSchema>,
+    /** Shared with the plugin on `kysely`: see `watchWrites`. */
+    private readonly watchers: WriteWatcher[],
     readonly dialect: Dialect,
     private readonly options: DatabaseOptions,
     /** PostgreSQL only: the pool the Kysely dialect uses, and how to open a connection of one's own. */
@@ -62,8 +65,12 @@ export class Database {
       sqlite.pragma('foreign_keys = ON');
       // Another process (the `atrium admin` CLI) may hold the write lock briefly.
       sqlite.pragma('busy_timeout = 5000');
-      const kysely = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-      return new Database(kysely, 'sqlite', options);
+      const watchers: WriteWatcher[] = [];
+      const kysely = new Kysely<DatabaseSchema>({
+        dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+        plugins: [new WriteWatch(watchers, 'each statement')],
+      });
+      return new Database(kysely, watchers, 'sqlite', options);
     }
     if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
       const connection: pg.ClientConfig = {
@@ -73,9 +80,10 @@ export class Database {
         types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
       };
       const pool = new pg.Pool({ ...connection, max: 10 });
-      const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+      const watchers: WriteWatcher[] = [];
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), plugins: [new WriteWatch(watchers, 'each statement')] });
       let schemaName: string | undefined = options.schema;
-      return new Database(kysely, 'postgres', options, {
+      return new Database(kysely, watchers, 'postgres', options, {
         pool,
         async connect() {
           const client = new pg.Client(connection);
@@ -89,6 +97,15 @@ export class Database {
       });
     }
     throw new Error('ATRIUM_DATABASE_URL must start with sqlite: or postgres://');
+  }
+
+  /**
+   * Tells `watcher` of every matching write this node makes, through
+   * `kysely` or a transaction, when it is issued and when it settled. What
+   * other nodes and processes write it never hears of: see the watcher.
+   */
+  watchWrites(watcher: WriteWatcher): void {
+    this.watchers.push(watcher);
   }
 
   async migrate(): Promise<string[]> {
@@ -121,12 +138,13 @@ export class Database {
     const hooks: Array<() => void> = [];
     let ticket: ReturnType<EventLogHooks['appended']> | undefined;
     let result: T;
+    const watch = this.watchers.length > 0 ? new WriteWatch(this.watchers, 'with the transaction') : undefined;
     try {
       result = await this.kysely.transaction().execute(async (trx) => {
         const pending: NewEvent[] = [];
         const now = this.options.clock.now();
         const tx: Tx = {
-          db: trx,
+          db: watch ? trx.withPlugin(watch) : trx,
           dialect: this.dialect,
           now,
           emit: (event) => pending.push(event),
@@ -140,6 +158,8 @@ export class Database {
     } catch (err) {
       ticket?.abandoned();
       throw err;
+    } finally {
+      watch?.settle();
     }
     await ticket?.committed();
     for (const hook of hooks) hook();
