@@ -245,6 +245,20 @@ for (const backend of backends()) {
       assert.equal((await members('no-such-space')).status, 404);
     });
 
+    it('says of each member listed whether a person or an agent holds it, and whose agent', async () => {
+      await server.human('hiro');
+      const helper = await seedAgent(server, 'hiro-helper', 'hiro', 'active');
+      assert.equal((await post('/v0/spaces/club/join', helper.key)).status, 202);
+      assert.equal((await post('/v0/spaces/club/join-requests/hiro-helper/admit', owner.session)).status, 200);
+      const listed = (await members('club')).body.members as Array<Record<string, unknown>>;
+      const { updated_ts, ...agent } = listed.find((m) => m.member === 'hiro-helper')!;
+      assert.deepEqual(agent, { space: 'club', member: 'hiro-helper', state: 'admitted', member_type: 'agent', operator: 'hiro' });
+      assert.equal(typeof updated_ts, 'string');
+      const people = listed.filter((m) => m.member !== 'hiro-helper');
+      assert.ok(people.length > 0);
+      for (const person of people) assert.deepEqual([person.member_type, person.operator], ['human', null], String(person.member));
+    });
+
     it('guards the event feed of an invite Space; a removed member loses access at once', async () => {
       const gina = await server.human('gina');
       const ginaKey = await seedMemberKey(server, gina.handle);

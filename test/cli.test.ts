@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliRunner } from './support/cli.js';
 import { outbox } from './support/mail.js';
-import { seedMemberKey } from './support/seed.js';
+import { seedAgent, seedMemberKey } from './support/seed.js';
 import { TestClock } from './support/clock.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
@@ -105,6 +105,20 @@ for (const backend of backends()) {
       assert.match(unknownOperation.stderr, /^atrium: no operation named no_such_operation/);
       assert.equal(unreachable.code, 1);
       assert.match(unreachable.stderr, new RegExp(`^atrium: cannot connect to http://127\\.0\\.0\\.1:${closedPort}: connection refused.*\\n$`));
+    });
+
+    it("lists a Space's members, saying which are agents and whose", async () => {
+      await createSpace('yard');
+      const helper = await seedAgent(server, 'ada-helper', 'ada', 'active');
+      for (const token of [ada.session, helper.key]) assert.equal((await server.request('POST', '/v0/spaces/yard/join', { token })).status, 200);
+      const [table, json] = await Promise.all([cli.run(['spaces', 'members', 'yard']), cli.run(['spaces', 'members', 'yard', '--json'])]);
+      assert.equal(table.code, 0, table.stderr);
+      const lines = table.stdout.trimEnd().split('\n');
+      assert.match(lines[0]!, /^MEMBER\s+KIND\s+STATE\s+SINCE$/);
+      assert.match(lines[1]!, /^ada\s+person\s+admitted\s+\S+Z$/);
+      assert.match(lines[2]!, /^ada-helper\s+agent of ada\s+admitted\s+\S+Z$/);
+      assert.equal(lines.length, 3);
+      assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', '/v0/spaces/yard/members')).body);
     });
 
     it('proposes and approves with a session token and lists Spaces and events as text and JSON', async () => {

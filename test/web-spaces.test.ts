@@ -3,6 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { focused } from './support/browser.js';
 import { createResource, TestRepository } from './support/pins.js';
+import { seedAgent } from './support/seed.js';
 import { backends } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
@@ -230,6 +231,10 @@ for (const backend of backends()) {
       await activeSpace(app.server, ada.session, 'guild', 'request');
       const hal = await app.server.human('hal', { role: 'host', space: 'guild' });
       const eli = await app.server.human('eli');
+      // An agent already admitted: its row says it is one, and whose.
+      const scribe = await seedAgent(app.server, 'scribe', 'eli', 'active');
+      assert.equal((await app.server.request('POST', '/v0/spaces/guild/join', { token: scribe.key })).status, 202);
+      assert.equal((await app.server.request('POST', '/v0/spaces/guild/join-requests/scribe/admit', { token: hal.session })).status, 200);
 
       const page = await app.pages.open({ session: eli.session });
       await page.goto('/spaces/guild');
@@ -248,13 +253,19 @@ for (const backend of backends()) {
       await host.getByRole('status').filter({ hasText: 'Admitted @eli.' }).waitFor();
       // The Admit button left with the request: focus goes on to the announcement, not to the top of the page.
       await host.locator('[role="status"]:focus', { hasText: 'Admitted @eli.' }).waitFor();
-      await host.getByRole('region', { name: /^Current members/ }).getByText('@eli').waitFor();
+      await host.getByRole('region', { name: /^Current members/ }).getByRole('button', { name: 'Remove @eli' }).waitFor();
       await asking.getByText('No open requests.').waitFor();
 
       // Details on demand: the member record says person or agent.
       const members = host.getByRole('region', { name: /^Current members/ });
       await members.getByRole('button', { name: 'Details of @eli' }).click();
       await members.getByText('Person').waitFor();
+      const line = async (handle: string) => {
+        const row = members.getByRole('listitem').filter({ has: host.locator('.member-line > .handle', { hasText: `@${handle}` }) });
+        return (await row.locator('.member-line').innerText()).replace(/\s+/g, ' ');
+      };
+      assert.match(await line('scribe'), /^@scribe ?agent operated by @eli /);
+      assert.doesNotMatch(await line('eli'), /agent|operated/);
 
       // The member's own page follows the Space feed.
       await page.getByText('You are a member of this Space.').waitFor();

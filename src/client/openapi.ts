@@ -3237,6 +3237,20 @@ export interface components {
             state: "invited" | "requested" | "admitted" | "removed" | "none";
             updated_ts: string | null;
         };
+        SpaceMember: {
+            space: string;
+            member: string;
+            /** @enum {string} */
+            state: "invited" | "requested" | "admitted" | "removed" | "none";
+            updated_ts: string | null;
+            /**
+             * @description A person, or an agent acting for its operator.
+             * @enum {string}
+             */
+            member_type: "human" | "agent";
+            /** @description The agent's operator (its accountable member); null for a person. */
+            operator: string | null;
+        };
         RoleAssignment: {
             id: string;
             /** @description Member handle */
@@ -4382,14 +4396,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The memberships, by handle. */
+            /** @description The memberships, by handle, each saying whether a person or an agent holds it. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        members: components["schemas"]["SpaceMembership"][];
+                        members: components["schemas"]["SpaceMember"][];
                         protocol: string;
                     };
                 };

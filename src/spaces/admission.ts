@@ -272,16 +272,31 @@ export async function listOwnMemberships(db: Kysely<DatabaseSchema>, handle: str
  * sees admitted members; pending invitations and requests are visible only to
  * the Space's Owner/Host.
  */
-export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string): Promise<MembershipView[]> {
+/** A membership in a Space's member list, with who holds it: a person, or an agent and its operator. */
+export interface SpaceMemberView extends MembershipView {
+  member_type: 'human' | 'agent';
+  operator: string | null;
+}
+
+export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string): Promise<SpaceMemberView[]> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);
   const everything = await isOwnerOrHost(db, actor, { space: slug });
   let query = db
     .selectFrom('space_memberships')
-    .select(['member_handle', 'state', 'updated_ts'])
-    .where('space', '=', slug)
-    .orderBy('member_handle');
-  if (!everything) query = query.where('state', '=', 'admitted');
+    .innerJoin('members', 'members.handle', 'space_memberships.member_handle')
+    .select(['space_memberships.member_handle', 'space_memberships.state', 'space_memberships.updated_ts', 'members.type', 'members.operator'])
+    .where('space_memberships.space', '=', slug)
+    .orderBy('space_memberships.member_handle');
+  if (!everything) query = query.where('space_memberships.state', '=', 'admitted');
   const rows = await query.execute();
-  return rows.map((r) => ({ space: slug, member: r.member_handle, state: r.state, updated_ts: r.updated_ts }));
+  return rows.map((r) => ({
+    space: slug,
+    member: r.member_handle,
+    state: r.state,
+    updated_ts: r.updated_ts,
+    member_type: r.type,
+    // A person has no operator, whatever an old row may hold.
+    operator: r.type === 'agent' ? r.operator : null,
+  }));
 }

@@ -145,7 +145,16 @@ const MembershipSchema = Type.Object(
   { $id: 'SpaceMembership', additionalProperties: false },
 );
 const MembershipRef = Type.Ref('SpaceMembership');
-export const admissionSchemas = [MembershipSchema];
+/** A row of a Space's member list: the membership, and whether a person or an agent holds it, so no client looks each one up. */
+const SpaceMemberSchema = Type.Object(
+  {
+    ...MembershipSchema.properties,
+    member_type: StringEnum(['human', 'agent'], { description: 'A person, or an agent acting for its operator.' }),
+    operator: Type.Union([Type.String(), Type.Null()], { description: "The agent's operator (its accountable member); null for a person." }),
+  },
+  { $id: 'SpaceMember', additionalProperties: false },
+);
+export const admissionSchemas = [MembershipSchema, SpaceMemberSchema];
 
 
 export const joinSpace = defineOperation({
@@ -267,8 +276,8 @@ export const listSpaceMembers = defineOperation({
   params: SpaceParams,
   success: {
     status: 200,
-    description: 'The memberships, by handle.',
-    schema: Type.Object({ members: Type.Array(MembershipRef), protocol: Type.String() }, { additionalProperties: false }),
+    description: 'The memberships, by handle, each saying whether a person or an agent holds it.',
+    schema: Type.Object({ members: Type.Array(Type.Ref('SpaceMember')), protocol: Type.String() }, { additionalProperties: false }),
   },
   errors: [401, 403, 404],
   readOnly: true,

@@ -57,6 +57,11 @@ interface Membership {
   updated_ts: string | null;
 }
 
+interface SpaceMember extends Membership {
+  member_type: 'human' | 'agent';
+  operator: string | null;
+}
+
 interface RoleAssignment {
   id: string;
   member: string;
@@ -251,9 +256,10 @@ function registerSpaces(program: Command): void {
 
   client(spaces, 'members <slug>', "list a Space's members (invitations and requests only for its Owner/Host)").action(
     async (slug: string, opts: CommonOptions) => {
-      const { body } = await callOperation<{ members: Membership[] }>(resolveTarget(opts.host), 'list_space_members', { params: { slug } });
+      const { body } = await callOperation<{ members: SpaceMember[] }>(resolveTarget(opts.host), 'list_space_members', { params: { slug } });
       if (opts.json) return printJson(body);
-      printTable(['MEMBER', 'STATE', 'SINCE'], body.members.map((m) => [m.member, m.state, time(m.updated_ts)]), `No members in ${slug}.`);
+      const kind = (m: SpaceMember) => (m.member_type === 'agent' ? `agent of ${m.operator ?? '?'}` : 'person');
+      printTable(['MEMBER', 'KIND', 'STATE', 'SINCE'], body.members.map((m) => [m.member, kind(m), m.state, time(m.updated_ts)]), `No members in ${slug}.`);
     },
   );
 

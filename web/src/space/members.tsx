@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, type Space } from '../client';
+import { call, client, type Schemas, type Space } from '../client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
-import { useStanding, type Membership } from '../standing';
+import { useStanding } from '../standing';
 import { ConfirmDialog, Handle, Loaded, Time } from '../ui';
 import { ActionButton, Announcer, useAction, useAnnouncer } from './actions';
 import { useSpace } from './layout';
@@ -11,10 +11,10 @@ import './spaces.css';
 
 // Who belongs to the Space (protocol: Space admission). Everyone who may read
 // the Space sees its admitted members; its Owners and Hosts also see
-// invitations, join requests and removed members, and act on them. A
-// membership names only a handle: whether it is a person or an agent, and who
-// operates an agent, is in the member record, fetched when someone asks for it
-// rather than once per row.
+// invitations, join requests and removed members, and act on them. Each row
+// says whether a person or an agent holds it, and whose agent: in a room where
+// both talk, who is a machine matters. The rest of the member record is
+// fetched when someone asks for it rather than once per row.
 
 export function MembersPage() {
   const { slug } = useParams<{ slug: string }>();
@@ -36,7 +36,7 @@ export function MembersPage() {
         {manage ? <InviteForm space={space.data} onDone={announcer.announce} /> : null}
         <Loaded query={members} what="the members">
           {(list) => {
-            const by = (state: Membership['state']) => list.filter((m) => m.state === state);
+            const by = (state: SpaceMember['state']) => list.filter((m) => m.state === state);
             const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: announcer.announce };
             return (
               <>
@@ -57,10 +57,12 @@ export function MembersPage() {
   );
 }
 
+type SpaceMember = Schemas['SpaceMember'];
+
 interface GroupProps {
   title: string;
   empty: string;
-  rows: Membership[];
+  rows: SpaceMember[];
   space: Space;
   manage: boolean;
   me: string | null;
@@ -87,7 +89,7 @@ function MemberGroup({ title, empty, rows, ...rest }: GroupProps) {
   );
 }
 
-function MemberRow({ membership: m, space, manage, me, onDone }: { membership: Membership } & Omit<GroupProps, 'title' | 'empty' | 'rows'>) {
+function MemberRow({ membership: m, space, manage, me, onDone }: { membership: SpaceMember } & Omit<GroupProps, 'title' | 'empty' | 'rows'>) {
   const queries = useQueryClient();
   const { busy, error, run } = useAction();
   const [removing, setRemoving] = useState(false);
@@ -115,8 +117,13 @@ function MemberRow({ membership: m, space, manage, me, onDone }: { membership: M
   return (
     <li className="member-row">
       <div className="member-line">
-        <Handle handle={m.member} />
+        <Handle handle={m.member} agent={m.member_type === 'agent'} />
         {m.member === me ? <span className="badge">you</span> : null}
+        {m.operator ? (
+          <span className="muted small-print">
+            operated by <Handle handle={m.operator} />
+          </span>
+        ) : null}
         {m.updated_ts ? (
           <span className="muted small-print">
             {m.state === 'admitted' ? 'joined' : m.state === 'requested' ? 'asked' : m.state} <Time iso={m.updated_ts} />
