@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { seedAgent } from './support/seed.js';
-import { backends } from './support/server.js';
+import { backends, STEWARD_KEY } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
 
@@ -152,6 +152,38 @@ for (const backend of backends()) {
       await bobPage.keyboard.press('Control+Enter');
       await log(adaPage, 'Messages with @bob').getByText('Yes, after lunch.').waitFor();
       await notReloaded(bobPage);
+    });
+
+    it('keeps what was typed when the host refuses the message, says why, and sends it once allowed again', async () => {
+      const cara = await app.server.human('cara');
+      const steward = (path: string, body?: unknown) =>
+        app.server.request('POST', path, { token: STEWARD_KEY, ...(body !== undefined ? { body } : {}) });
+      assert.equal((await app.server.request('POST', `/v0/spaces/${slug}/join`, { token: cara.session })).status, 200);
+      const page = await openChannel(cara.session, 'general');
+      await mark(page);
+      // Hold the Space feed, so the page has not yet heard of the removal when Cara presses Send.
+      const held: Route[] = [];
+      await page.route(new RegExp(`/v0/spaces/${slug}/events\\?`), (route) => void held.push(route));
+      const draft = 'A long thought I would hate to type twice.';
+      await page.getByRole('combobox', { name: 'Message #general' }).fill(draft);
+      assert.equal((await steward(`/v0/spaces/${slug}/members/cara/remove`)).status, 200);
+
+      app.pages.expectRefusal(403, new RegExp(`^/v0/spaces/${slug}/channels/general/messages$`));
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('alert').filter({ hasText: /^Could not send: .*cara/ }).waitFor();
+      assert.equal(await page.getByRole('combobox', { name: 'Message #general' }).inputValue(), draft);
+      assert.equal(await log(page, 'Messages in #general').getByText(draft).count(), 0);
+
+      // Invited back and joined again: the same text goes out as it was typed.
+      assert.equal((await steward(`/v0/spaces/${slug}/invitations`, { member: 'cara' })).status, 201);
+      assert.equal((await app.server.request('POST', `/v0/spaces/${slug}/join`, { token: cara.session })).status, 200);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await log(page, 'Messages in #general').getByText(draft).waitFor();
+      assert.equal(await page.getByRole('combobox', { name: 'Message #general' }).inputValue(), '');
+      assert.equal(await page.getByRole('alert').filter({ hasText: 'Could not send' }).count(), 0);
+      await notReloaded(page);
+      await page.unroute(new RegExp(`/v0/spaces/${slug}/events`));
+      await Promise.all(held.map((route) => route.continue()));
     });
 
     it('loads older history by the button, keeping the newest at the bottom', async () => {

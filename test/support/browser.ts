@@ -71,6 +71,8 @@ export function launchBrowser(): Promise<Browser> {
 export class Pages {
   private contexts: BrowserContext[] = [];
   private problems: string[] = [];
+  /** Refusals this test provokes on purpose (see `expectRefusal`); cleared by `finish`. */
+  private refusals: Array<{ status: number; path: RegExp }> = [];
 
   constructor(
     private readonly browser: Browser,
@@ -104,12 +106,22 @@ export class Pages {
     return page;
   }
 
+  /**
+   * Lets this test's pages meet `status` from API paths matching `path`: for a
+   * test that provokes a refusal to show how the page handles it. Chromium
+   * logs the refused fetch whatever the page does; anything else still fails.
+   */
+  expectRefusal(status: number, path: RegExp): void {
+    this.refusals.push({ status, path });
+  }
+
   private onConsole(message: ConsoleMessage): void {
     if (message.type() !== 'error' && message.type() !== 'warning') return;
     const url = message.location().url;
-    const expected =
-      /^Failed to load resource: the server responded with a status of (401|404|409|410)\b/.test(message.text()) &&
-      url.startsWith(`${this.server.url}/v0/`);
+    const status = Number(/^Failed to load resource: the server responded with a status of (\d{3})\b/.exec(message.text())?.[1]);
+    const api = url.startsWith(`${this.server.url}/v0/`);
+    const path = api ? new URL(url).pathname : '';
+    const expected = api && ([401, 404, 409, 410].includes(status) || this.refusals.some((r) => r.status === status && r.path.test(path)));
     if (!expected) this.problems.push(`console ${message.type()}: ${message.text()} (${url})`);
   }
 
@@ -117,6 +129,7 @@ export class Pages {
   async finish(): Promise<void> {
     const contexts = this.contexts.splice(0);
     await Promise.all(contexts.map((c) => c.close()));
+    this.refusals = [];
     const problems = this.problems.splice(0);
     assert.deepEqual(problems, [], 'the pages logged errors');
   }
