@@ -170,6 +170,16 @@ for (const backend of backends()) {
       assert.equal(page.cursor, head);
       assert.ok(page.cursor > page.events[1]!.cursor);
 
+      // Further back, page by page: the newest before the oldest event held, the cursor unchanged.
+      const back = (await get(`/v0/spaces/pages/events?newest=2&before=${page.events[0]!.cursor}`, { token: owner.session })).body as Page;
+      assert.deepEqual(back.events, all.events.slice(-4, -2));
+      assert.equal(back.cursor, head);
+      const start = (await get(`/v0/spaces/pages/events?newest=500&before=${all.events[1]!.cursor}`, { token: owner.session })).body as Page;
+      assert.deepEqual(start.events, all.events.slice(0, 1));
+      // Before a cursor beyond the head is as of the head: nothing numbered meanwhile slips in.
+      const beyond = (await get(`/v0/spaces/pages/events?newest=2&before=${head + 1000}`, { token: owner.session })).body as Page;
+      assert.deepEqual(beyond.events, page.events);
+
       // Following on from it yields exactly what comes next.
       assert.deepEqual(((await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as Page).events, []);
       assert.equal((await post(ben, 'newest four')).status, 201);
@@ -189,8 +199,12 @@ for (const backend of backends()) {
         inbox.events.map((e) => e.payload.body),
         ['newest private'],
       );
+      const olderInbox = (await get(`/v0/me/inbox-events?newest=500&before=${inbox.events[0]!.cursor}`, { token: ben.session })).body as Page;
+      const wholeInbox = (await get('/v0/me/inbox-events?since=0&limit=500', { token: ben.session })).body as Page;
+      assert.deepEqual(olderInbox.events, wholeInbox.events.filter((e) => e.cursor < inbox.events[0]!.cursor));
+      assert.ok(olderInbox.events.length > 0);
 
-      for (const query of ['newest=2&since=1', 'newest=2&wait=1', 'newest=0', 'newest=501']) {
+      for (const query of ['newest=2&since=1', 'newest=2&wait=1', 'newest=0', 'newest=501', 'before=3', 'since=1&before=3', 'newest=2&before=0']) {
         const refused = await get(`/v0/spaces/pages/events?${query}`, { token: owner.session });
         assert.equal(refused.status, 422, query);
       }

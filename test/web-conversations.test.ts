@@ -270,6 +270,51 @@ for (const backend of backends()) {
       await log(page, 'Messages in #design-review').getByText('No messages in #design-review yet.').waitFor();
     });
 
+    it('reads activity further back than the live window, a hundred at a time, to the Space proposal', async () => {
+      // More events than the follower keeps (500): the oldest can only be read back with `before`.
+      await activeSpace(app.server, ada.session, 'annals', 'open');
+      assert.equal((await app.server.request('POST', '/v0/spaces/annals/join', { token: ada.session })).status, 200);
+      for (let batch = 0; batch < 26; batch++) {
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const n = batch * 20 + i + 1;
+            const posted = await app.server.request('POST', '/v0/spaces/annals/channels/general/messages', { token: ada.session, body: { body: `Entry ${n}.` } });
+            assert.equal(posted.status, 201);
+          }),
+        );
+      }
+      const page = await app.pages.open({ session: bob.session });
+      const backReads: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/v0/spaces/annals/events' && url.searchParams.has('before')) backReads.push(url.search);
+      });
+      await page.goto('/spaces/annals/activity');
+      const timeline = page.getByRole('list', { name: 'Activity, newest first' });
+      await timeline.getByRole('listitem').first().waitFor();
+      assert.equal(await timeline.getByRole('listitem').count(), 100);
+      const older = page.getByRole('button', { name: 'Show older activity' });
+      for (let shown = 200; shown <= 500; shown += 100) {
+        await older.click();
+        await timeline.getByRole('listitem').nth(shown - 1).waitFor();
+      }
+      assert.deepEqual(backReads, [], 'the first 500 come from the live window');
+      // Past the window, the page reads back, until the proposal that began the Space.
+      await older.click();
+      await page.getByText('That is everything since the Space was proposed.').waitFor();
+      assert.equal(await older.count(), 0);
+      const items = timeline.getByRole('listitem');
+      const all = await app.server.request('GET', '/v0/spaces/annals/events?since=0&limit=500', { token: bob.session });
+      const rest = await app.server.request('GET', `/v0/spaces/annals/events?since=${all.body.cursor}&limit=500`, { token: bob.session });
+      const total = all.body.events.length + rest.body.events.length;
+      assert.ok(total > 500);
+      assert.equal(await items.count(), total);
+      assert.match(await items.last().innerText(), /proposed the Space/);
+      await timeline.getByText('“Entry 1.”').waitFor();
+      assert.equal(backReads.length, 1);
+      assert.match(backReads[0]!, /[?&]newest=100&before=\d+|[?&]before=\d+.*[?&]newest=100/);
+    });
+
     it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {
       const page = await app.pages.open({ session: bob.session });
       const feedReads: string[] = [];

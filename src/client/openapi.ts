@@ -5276,6 +5276,8 @@ export interface operations {
                 limit?: number;
                 /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
                 newest?: number;
+                /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
+                before?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
@@ -5327,6 +5329,8 @@ export interface operations {
                 limit?: number;
                 /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
                 newest?: number;
+                /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
+                before?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };
@@ -6023,6 +6027,8 @@ export interface operations {
                 limit?: number;
                 /** @description Instead of the events after `since`: the newest this many events of the feed, oldest first, as of the newest event on this host; `cursor` is then that newest event's, so a client shows recent history and follows on from there without reading the feed from its start. Not with `since` or `wait` (422). */
                 newest?: number;
+                /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
+                before?: number;
                 /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
                 wait?: number;
             };

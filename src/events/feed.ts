@@ -45,6 +45,8 @@ export interface FeedRead {
   wait?: number;
   /** Instead of the events after `since`: the newest this many, as of this node's head. */
   newest?: number;
+  /** With `newest`: the newest below this cursor instead, to read further back. */
+  before?: number;
 }
 
 /**
@@ -75,7 +77,10 @@ export async function readFeed(
   reader: Actor | null = null,
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
-  if (read.newest !== undefined) return serialise(await readNewest(db, await feed.select(), tail.head, read.newest, readerHandle(reader)));
+  if (read.newest !== undefined) {
+    const back = { newest: read.newest, ...(read.before !== undefined ? { before: read.before } : {}) };
+    return serialise(await readNewest(db, await feed.select(), tail.head, back, readerHandle(reader)));
+  }
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
   const handle = readerHandle(reader);
@@ -176,15 +181,19 @@ async function readPage(
  * has followed the log up to it, so every event at or below it is already
  * visible, and nothing the reader has not been shown can later appear below it.
  * Only events up to `head` are read, so one numbered meanwhile is not skipped.
+ * With `before`, the newest below it: reading back from there needs no
+ * promise, as everything below `head` is settled.
  */
 async function readNewest(
   db: Kysely<DatabaseSchema>,
   select: (q: EventQuery) => EventQuery,
   head: number,
-  count: number,
+  { newest, before }: { newest: number; before?: number },
   handle: string | null,
 ): Promise<FeedPage> {
-  const rows = await visibleEvents(db, select, handle).where('events.cursor', '<=', head).orderBy('events.cursor', 'desc').limit(count).execute();
+  let query = visibleEvents(db, select, handle).where('events.cursor', '<=', head);
+  if (before !== undefined) query = query.where('events.cursor', '<', before);
+  const rows = await query.orderBy('events.cursor', 'desc').limit(newest).execute();
   return { events: rows.reverse().map(toEvent), cursor: head, protocol: PROTOCOL };
 }
 

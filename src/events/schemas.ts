@@ -88,6 +88,15 @@ export const FeedQuery = Type.Object(
           'Not with `since` or `wait` (422).',
       }),
     ),
+    before: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; ' +
+          "pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host.",
+      }),
+    ),
     wait: Type.Optional(
       Type.Integer({
         minimum: 0,
@@ -103,19 +112,24 @@ export const FeedQuery = Type.Object(
 );
 
 /** A feed query's values with their defaults. */
-export function feedRead(query: { since?: number; limit?: number; wait?: number; newest?: number }): {
+export function feedRead(query: { since?: number; limit?: number; wait?: number; newest?: number; before?: number }): {
   since: number;
   limit: number;
   wait: number;
   newest?: number;
+  before?: number;
 } {
   if (query.newest !== undefined && ((query.since ?? 0) !== 0 || (query.wait ?? 0) !== 0)) {
     throw invalid('newest: reads the newest events as of now; it does not combine with since or wait');
+  }
+  if (query.before !== undefined && query.newest === undefined) {
+    throw invalid('before: reads the newest events below a cursor, so it needs newest; to read forward from a cursor, use since');
   }
   return {
     since: query.since ?? 0,
     limit: query.limit ?? DEFAULT_FEED_LIMIT,
     wait: query.wait ?? 0,
     ...(query.newest !== undefined ? { newest: query.newest } : {}),
+    ...(query.before !== undefined ? { before: query.before } : {}),
   };
 }

@@ -25,11 +25,13 @@ export interface Followed {
   events: Event[];
   /** True once the follower has read the newest events and is waiting for new ones. */
   caughtUp: boolean;
+  /** True while `events` reach back to the feed's first event: nothing older is left to read. */
+  fromStart: boolean;
   /** The feed refused (403/404) or the server is unreachable; retrying continues. */
   error: ApiError | null;
 }
 
-const EMPTY: Followed = { events: [], caughtUp: false, error: null };
+const EMPTY: Followed = { events: [], caughtUp: false, fromStart: false, error: null };
 
 /**
  * Follows one feed while mounted. A refusal (403/404: not allowed to read
@@ -44,6 +46,7 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
     if (key === null) return;
     const abort = new AbortController();
     let kept: Event[] = [];
+    let fromStart = false;
     setState(EMPTY);
     void (async () => {
       let since: number | null = null;
@@ -56,13 +59,16 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
           // The first page is announced too: what is on screen was read around the same
           // moment, and an event that committed in between must refresh it.
           if (page.events.length > 0) latest.current.onNew(page.events);
+          // A first page short of KEEP is the whole feed; once events are dropped to keep KEEP, it no longer is.
+          if (since === null) fromStart = page.events.length < KEEP;
+          else if (kept.length + page.events.length > KEEP) fromStart = false;
           since = page.cursor;
           if (page.events.length > 0) kept = [...kept, ...page.events].slice(-KEEP);
-          setState({ events: kept, caughtUp: true, error: null });
+          setState({ events: kept, caughtUp: true, fromStart, error: null });
         } catch (err) {
           if (abort.signal.aborted) return;
           const apiError = err instanceof ApiError ? err : new ApiError(0, String(err));
-          setState({ events: kept, caughtUp: since !== null, error: apiError });
+          setState({ events: kept, caughtUp: since !== null, fromStart, error: apiError });
           if (apiError.status >= 400 && apiError.status < 500 && apiError.status !== 429) return;
           await new Promise((resolve) => setTimeout(resolve, pause));
           pause = Math.min(pause * 2, 30_000);

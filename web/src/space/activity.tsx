@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
-import { call, client, type Event } from '../client';
+import { call, client, errorText, type Event } from '../client';
 import '../conversations/conversations.css';
 import { excerpt } from '../inbox/items';
 import { useSpaceFeed } from '../live';
@@ -14,19 +14,37 @@ import { spacePath } from './layout';
 // The Space's activity: its event feed (followed live by the Space layout) as
 // a timeline, newest first, one plain sentence per event, linking to the
 // place it concerns where there is one. The feed follower keeps the newest
-// 500 events; the page shows them a hundred at a time.
+// 500 events; the page shows them a hundred at a time, and past them reads
+// further back a hundred at a time (`newest` with `before`), until the feed's
+// first event.
 
 const STEP = 100;
 
 export function ActivityPage() {
   const { slug } = useParams<{ slug: string }>();
   useTitle('Activity');
+  // A Space of its own: what was read further back belongs to one Space.
+  return <Timeline key={slug} slug={slug} />;
+}
+
+function Timeline({ slug }: { slug: string }) {
   const feed = useSpaceFeed();
   const [shown, setShown] = useState(STEP);
-  const events = [...feed.events].reverse();
+  const back = useOlderEvents(slug);
+  // Everything seen while the page is open, so the follower dropping its oldest events leaves no gap.
+  const [seen, setSeen] = useState<Event[]>([]);
+  useEffect(() => setSeen((before) => merged(before, feed.events)), [feed.events]);
+  const events = useMemo(() => merged(seen, back.events).reverse(), [seen, back.events]);
   const hasTasks = events.some((e) => e.type.startsWith('task_') || e.type.startsWith('pin_proposal'));
   const titles = useTaskTitles(slug, hasTasks);
   const standing = useStanding(slug);
+  const olderLeft = events.length > shown || (feed.caughtUp && !feed.fromStart && !back.reachedStart);
+
+  const showOlder = async () => {
+    const wanted = shown + STEP;
+    if (events.length < wanted && !feed.fromStart && !back.reachedStart) await back.load(events.at(-1)?.cursor);
+    setShown(wanted);
+  };
 
   return (
     <section className="activity">
@@ -48,17 +66,51 @@ export function ActivityPage() {
               </li>
             ))}
           </ol>
-          {events.length > shown ? (
+          <ErrorMessage>{back.error ? `Could not read older activity: ${back.error}` : null}</ErrorMessage>
+          {olderLeft ? (
             <div className="actions">
-              <button type="button" className="secondary" onClick={() => setShown((n) => n + STEP)}>
-                Show older activity
+              <button type="button" className="secondary" disabled={back.loading} onClick={() => void showOlder()}>
+                {back.loading ? 'Reading older activity…' : 'Show older activity'}
               </button>
             </div>
-          ) : null}
+          ) : (
+            <p className="muted">That is everything since the Space was proposed.</p>
+          )}
         </>
       )}
     </section>
   );
+}
+
+/** Events of `a` and `b` together, once each, oldest first. */
+function merged(a: Event[], b: Event[]): Event[] {
+  if (b.length === 0) return a;
+  const byCursor = new Map<number, Event>();
+  for (const event of [...a, ...b]) byCursor.set(event.cursor, event);
+  return [...byCursor.values()].sort((x, y) => x.cursor - y.cursor);
+}
+
+/** Pages of the Space feed below the oldest event shown, read on request. */
+function useOlderEvents(slug: string) {
+  const [events, setEvents] = useState<Event[]>([]);
+  const [reachedStart, setReachedStart] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState('');
+  const load = async (before: number | undefined) => {
+    if (before === undefined) return;
+    setLoading(true);
+    setError('');
+    try {
+      const page = await call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { newest: STEP, before } } }));
+      setEvents((had) => merged(had, page.events));
+      if (page.events.length < STEP) setReachedStart(true);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setLoading(false);
+    }
+  };
+  return { events, reachedStart, loading, error, load };
 }
 
 /** Task titles for the sentences (task events carry only the id). */
