@@ -315,6 +315,26 @@ for (const backend of backends()) {
       assert.match(backReads[0]!, /[?&]newest=100&before=\d+|[?&]before=\d+.*[?&]newest=100/);
     });
 
+    it('reads the inbox further back than the live window', async () => {
+      const dee = await app.server.human('dee');
+      assert.equal((await app.server.request('POST', '/v0/spaces/annals/join', { token: dee.session })).status, 200);
+      // One after another: a member's mentions are parsed a few at a time, and more at once are refused (429).
+      for (let n = 1; n <= 510; n++) {
+        const body = { body: `Question ${n} for @dee.` };
+        assert.equal((await app.server.request('POST', '/v0/spaces/annals/channels/general/messages', { token: ada.session, body })).status, 201);
+      }
+      const page = await app.pages.open({ session: dee.session });
+      await page.goto('/inbox');
+      const list = page.getByRole('list', { name: 'Inbox, newest first' });
+      await list.getByText('Question 510 for @dee.').waitFor();
+      assert.equal(await list.getByRole('listitem').count(), 500);
+      assert.equal(await list.getByText('Question 1 for @dee.', { exact: true }).count(), 0);
+      await page.getByRole('button', { name: 'Show older messages' }).click();
+      await list.getByText('Question 1 for @dee.', { exact: true }).waitFor();
+      assert.equal(await list.getByRole('listitem').count(), 510);
+      await page.getByRole('button', { name: 'Show older messages' }).waitFor({ state: 'detached' });
+    });
+
     it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {
       const page = await app.pages.open({ session: bob.session });
       const feedReads: string[] = [];

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import '../conversations/conversations.css';
 import { excerpt, isMessage, messagePlace, type MessageEvent } from '../inbox/items';
+import { call, client } from '../client';
 import { useInbox, useMarkSeen } from '../inbox/seen';
+import { useInboxFeed } from '../live';
+import { useHistory } from '../older';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, signInPath } from '../router';
 import { useSession } from '../session';
@@ -11,6 +14,10 @@ import { Time } from '../ui';
 // across every Space they can read (`GET /v0/me/inbox-events`, followed live
 // for the whole app). Opening it marks everything read: what was new when it
 // opened, or arrives while it is open, keeps a "new" mark until the next visit.
+// The follower keeps the newest 500 events; older ones are read back on request.
+
+/** How many inbox events one "Show older messages" reads. */
+const STEP = 100;
 
 export function InboxPage() {
   useTitle('Inbox');
@@ -26,7 +33,7 @@ export function InboxPage() {
       </section>
     );
   }
-  return <Inbox member={state.member.handle} />;
+  return <Inbox key={state.member.handle} member={state.member.handle} />;
 }
 
 function Inbox({ member }: { member: string }) {
@@ -45,7 +52,8 @@ function InboxItems({ member, inbox, seen }: { member: string; inbox: ReturnType
     if (newest > 0) markSeen(newest).catch(() => undefined);
   }, [markSeen, newest]);
 
-  const items = inbox.events.filter(isMessage).reverse();
+  const history = useHistory(useInboxFeed(), STEP, (before) => call(client.GET('/v0/me/inbox-events', { params: { query: { newest: STEP, before } } })));
+  const items = history.events.filter(isMessage).reverse();
   const fresh = items.filter((e) => e.cursor > seenAtOpen).length;
 
   return (
@@ -70,6 +78,14 @@ function InboxItems({ member, inbox, seen }: { member: string; inbox: ReturnType
               ))}
             </ol>
           )}
+          <ErrorMessage>{history.error ? `Could not read older messages: ${history.error}` : null}</ErrorMessage>
+          {history.olderLeft ? (
+            <div className="actions">
+              <button type="button" className="secondary" disabled={history.loading} onClick={() => void history.readOlder()}>
+                {history.loading ? 'Reading older messages…' : 'Show older messages'}
+              </button>
+            </div>
+          ) : null}
         </>
       )}
     </section>

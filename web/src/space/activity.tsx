@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Event } from '../client';
+import { call, client, type Event } from '../client';
 import '../conversations/conversations.css';
 import { excerpt } from '../inbox/items';
 import { useSpaceFeed } from '../live';
+import { useHistory } from '../older';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { useStanding } from '../standing';
@@ -30,19 +31,18 @@ export function ActivityPage() {
 function Timeline({ slug }: { slug: string }) {
   const feed = useSpaceFeed();
   const [shown, setShown] = useState(STEP);
-  const back = useOlderEvents(slug);
-  // Everything seen while the page is open, so the follower dropping its oldest events leaves no gap.
-  const [seen, setSeen] = useState<Event[]>([]);
-  useEffect(() => setSeen((before) => merged(before, feed.events)), [feed.events]);
-  const events = useMemo(() => merged(seen, back.events).reverse(), [seen, back.events]);
+  const history = useHistory(feed, STEP, (before) =>
+    call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { newest: STEP, before } } })),
+  );
+  const events = useMemo(() => [...history.events].reverse(), [history.events]);
   const hasTasks = events.some((e) => e.type.startsWith('task_') || e.type.startsWith('pin_proposal'));
   const titles = useTaskTitles(slug, hasTasks);
   const standing = useStanding(slug);
-  const olderLeft = events.length > shown || (feed.caughtUp && !feed.fromStart && !back.reachedStart);
+  const olderLeft = events.length > shown || history.olderLeft;
 
   const showOlder = async () => {
     const wanted = shown + STEP;
-    if (events.length < wanted && !feed.fromStart && !back.reachedStart) await back.load(events.at(-1)?.cursor);
+    if (events.length < wanted) await history.readOlder();
     setShown(wanted);
   };
 
@@ -66,11 +66,11 @@ function Timeline({ slug }: { slug: string }) {
               </li>
             ))}
           </ol>
-          <ErrorMessage>{back.error ? `Could not read older activity: ${back.error}` : null}</ErrorMessage>
+          <ErrorMessage>{history.error ? `Could not read older activity: ${history.error}` : null}</ErrorMessage>
           {olderLeft ? (
             <div className="actions">
-              <button type="button" className="secondary" disabled={back.loading} onClick={() => void showOlder()}>
-                {back.loading ? 'Reading older activity…' : 'Show older activity'}
+              <button type="button" className="secondary" disabled={history.loading} onClick={() => void showOlder()}>
+                {history.loading ? 'Reading older activity…' : 'Show older activity'}
               </button>
             </div>
           ) : (
@@ -80,37 +80,6 @@ function Timeline({ slug }: { slug: string }) {
       )}
     </section>
   );
-}
-
-/** Events of `a` and `b` together, once each, oldest first. */
-function merged(a: Event[], b: Event[]): Event[] {
-  if (b.length === 0) return a;
-  const byCursor = new Map<number, Event>();
-  for (const event of [...a, ...b]) byCursor.set(event.cursor, event);
-  return [...byCursor.values()].sort((x, y) => x.cursor - y.cursor);
-}
-
-/** Pages of the Space feed below the oldest event shown, read on request. */
-function useOlderEvents(slug: string) {
-  const [events, setEvents] = useState<Event[]>([]);
-  const [reachedStart, setReachedStart] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState('');
-  const load = async (before: number | undefined) => {
-    if (before === undefined) return;
-    setLoading(true);
-    setError('');
-    try {
-      const page = await call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { newest: STEP, before } } }));
-      setEvents((had) => merged(had, page.events));
-      if (page.events.length < STEP) setReachedStart(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setLoading(false);
-    }
-  };
-  return { events, reachedStart, loading, error, load };
 }
 
 /** Task titles for the sentences (task events carry only the id). */
