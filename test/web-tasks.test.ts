@@ -168,6 +168,28 @@ for (const backend of backends()) {
       await Promise.all(held.map((route) => route.continue()));
     });
 
+    it('reads each column on its own, fifty at a time, so older tasks are a click away', async () => {
+      await activeSpace(app.server, ada.session, 'orchard');
+      for (let n = 1; n <= 55; n++) await newTask(ada.session, `Chore ${n}`, 'orchard');
+      const done = await newTask(ada.session, 'Harvest', 'orchard');
+      await move('orchard', done, 'cancel', ada.session);
+      const page = await app.pages.open({ session: bea.session });
+      await page.goto('/spaces/orchard/tasks');
+      const open = column(page, 'Open');
+      await open.getByRole('link', { name: 'Chore 55' }).waitFor();
+      await column(page, 'Cancelled').getByRole('link', { name: 'Harvest' }).waitFor();
+      assert.equal(await open.getByRole('heading', { level: 2 }).innerText(), 'Open 50+');
+      assert.equal(await open.getByRole('listitem').count(), 50);
+      assert.equal(await open.getByRole('link', { name: 'Chore 5', exact: true }).count(), 0);
+      await screenshots(page, 'tasks-board-long');
+      await open.getByRole('button', { name: 'Show more open tasks' }).click();
+      await open.getByRole('link', { name: 'Chore 1', exact: true }).waitFor();
+      assert.equal(await open.getByRole('listitem').count(), 55);
+      assert.equal(await open.getByRole('heading', { level: 2 }).innerText(), 'Open 55');
+      assert.equal(await open.getByRole('button', { name: 'Show more open tasks' }).count(), 0);
+      assert.equal(await column(page, 'Claimed').getByRole('button').count(), 0);
+    });
+
     it('shows a reader who is not signed in the tasks, and no way to change them', async () => {
       const id = await newTask(ada.session, 'Prune the roses');
       const page = await app.pages.open();

@@ -6,20 +6,19 @@ import { ErrorMessage, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { spacePath, useSpace } from '../space/layout';
 import { useStanding } from '../standing';
-import { Handle, Loaded, Notice } from '../ui';
-import { BOARD_LIMIT, tasksKey, useTaskList } from './queries';
+import { Handle, Notice } from '../ui';
+import { tasksKey, useTaskColumn } from './queries';
 import { CREATABLE_KINDS, mayActOnTasks, STATUS_LABEL, STATUSES, type Task, type TaskStatus } from './rules';
 import './tasks.css';
 
 // The task board: every task of the Space in a column for its state, newest
-// first. Claims, submissions and completions made anywhere (an agent's
+// first, each column read and paged on its own. Claims, submissions and completions made anywhere (an agent's
 // member key, the CLI, another tab) move the cards live through the Space feed.
 
 export function TaskBoardPage() {
   const { slug } = useParams<{ slug: string }>();
   const space = useSpace(slug);
   const standing = useStanding(slug);
-  const tasks = useTaskList(slug);
   useTitle(space.data ? `Tasks · ${space.data.name}` : 'Tasks');
   const mayCreate = space.data ? mayActOnTasks(space.data, standing) : false;
 
@@ -32,18 +31,11 @@ export function TaskBoardPage() {
       </p>
       {space.data && mayCreate ? <NewTask space={space.data} /> : null}
       {space.data && !mayCreate ? <WhyNoNewTask space={space.data} signedIn={standing.me !== null} /> : null}
-      <Loaded query={tasks} what="the tasks">
-        {(list) => (
-          <>
-            {list.length === BOARD_LIMIT ? <p className="muted">Showing the newest {BOARD_LIMIT} tasks.</p> : null}
-            <div className="task-board">
-              {STATUSES.map((status) => (
-                <TaskColumn key={status} slug={slug} status={status} tasks={list.filter((t) => t.status === status)} />
-              ))}
-            </div>
-          </>
-        )}
-      </Loaded>
+      <div className="task-board">
+        {STATUSES.map((status) => (
+          <TaskColumn key={status} slug={slug} status={status} />
+        ))}
+      </div>
     </section>
   );
 }
@@ -60,14 +52,20 @@ function WhyNoNewTask({ space, signedIn }: { space: Space; signedIn: boolean }) 
   return <p className="muted">Only admitted members create and claim tasks in this Space.</p>;
 }
 
-function TaskColumn({ slug, status, tasks }: { slug: string; status: TaskStatus; tasks: Task[] }) {
+function TaskColumn({ slug, status }: { slug: string; status: TaskStatus }) {
   const id = `task-column-${status}`;
+  const column = useTaskColumn(slug, status);
+  const tasks = column.data?.pages.flat() ?? [];
   return (
     <section className={`task-column task-column-${status}`} aria-labelledby={id}>
       <h2 id={id}>
-        {STATUS_LABEL[status]} <span className="badge">{tasks.length}</span>
+        {STATUS_LABEL[status]} <span className="badge">{column.hasNextPage ? `${tasks.length}+` : tasks.length}</span>
       </h2>
-      {tasks.length === 0 ? (
+      {column.isPending ? (
+        <p className="muted task-column-empty">Loading…</p>
+      ) : column.isError ? (
+        <ErrorMessage>{`Could not load these tasks: ${errorText(column.error)}`}</ErrorMessage>
+      ) : tasks.length === 0 ? (
         <p className="muted task-column-empty">None</p>
       ) : (
         <ul className="plain-list">
@@ -78,6 +76,11 @@ function TaskColumn({ slug, status, tasks }: { slug: string; status: TaskStatus;
           ))}
         </ul>
       )}
+      {column.hasNextPage ? (
+        <button type="button" className="secondary small" disabled={column.isFetchingNextPage} onClick={() => void column.fetchNextPage()}>
+          {column.isFetchingNextPage ? 'Loading…' : `Show more ${STATUS_LABEL[status].toLowerCase()} tasks`}
+        </button>
+      ) : null}
     </section>
   );
 }

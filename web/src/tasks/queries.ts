@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call, client } from '../client';
-import type { Member } from './rules';
+import type { Member, TaskStatus } from './rules';
 
 // Reads of the task pages. Keys sit under ['space', slug], so every event of
 // the Space (a claim by an agent, a completion elsewhere) refreshes them live.
@@ -11,13 +11,27 @@ export const taskKey = (slug: string, id: number) => ['space', slug, 'tasks', id
 /** A member handle's shape (src/shared/schemas.ts). */
 const HANDLE = /^(?=.{3,32}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** The board holds the newest tasks: one page of the largest size the API serves. */
-export const BOARD_LIMIT = 500;
+/** How many tasks a board column reads at a time, newest first. */
+export const COLUMN_PAGE = 50;
 
-export function useTaskList(slug: string) {
-  return useQuery({
-    queryKey: [...tasksKey(slug), 'list'],
-    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/tasks', { params: { path: { slug }, query: { limit: BOARD_LIMIT } } }))).tasks,
+/**
+ * One column of the board: the tasks in one state, newest first, a page at a
+ * time (`status` and `before`). Read per state, so an old open task is never
+ * pushed off the board by many newer finished ones.
+ */
+export function useTaskColumn(slug: string, status: TaskStatus) {
+  return useInfiniteQuery({
+    queryKey: [...tasksKey(slug), 'column', status],
+    initialPageParam: undefined as number | undefined,
+    queryFn: async ({ pageParam }) =>
+      (
+        await call(
+          client.GET('/v0/spaces/{slug}/tasks', {
+            params: { path: { slug }, query: { status, limit: COLUMN_PAGE, ...(pageParam !== undefined ? { before: pageParam } : {}) } },
+          }),
+        )
+      ).tasks,
+    getNextPageParam: (last) => (last.length === COLUMN_PAGE ? last[last.length - 1]!.id : undefined),
   });
 }
 
