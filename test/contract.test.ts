@@ -190,6 +190,8 @@ for (const backend of backends()) {
       );
       assert.deepEqual([...res.body.endpoints].sort(), fromContract.sort());
       assert.equal(new Set(res.body.endpoints).size, res.body.endpoints.length);
+      // No repository is configured on this host: a client should not offer repository pins.
+      assert.deepEqual(res.body.features, { repository_pins: false });
     });
   });
 }

@@ -36,6 +36,8 @@ for (const backend of backends()) {
       const faq = await createResource(server, 'forge', ada.session, 'FAQ', '# FAQ\n');
       const notes = await createResource(server, 'forge', ada.session, 'Notes', '# Notes\n');
 
+      // A host with a repository says so in discovery, so clients offer repository pins.
+      assert.deepEqual((await server.request('GET', '/v0')).body.features, { repository_pins: true });
       const set = await cli.run(['pins', 'set', 'forge', 'repo:README.md', guide, '--reason', 'README first'], asOwner);
       assert.equal(set.code, 0, set.stderr);
       assert.equal(set.stdout, `Pins of forge: 1. repo:README.md  2. ${guide}\n`);

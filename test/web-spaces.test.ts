@@ -171,7 +171,22 @@ for (const backend of backends()) {
       // The missing file can be unpinned.
       await page.getByRole('button', { name: 'Unpin: docs/guide.md (repository file)' }).click();
       await page.getByRole('status').filter({ hasText: 'Unpinned “docs/guide.md”. 2 pins remain.' }).waitFor();
+
+      // The host has a repository, so a file of it can be pinned by its path; the server says why one cannot.
+      repo.commit('handbook', { 'docs/handbook.md': '# Handbook\n\nWho does what.\n' });
+      app.pages.expectRefusal(422, /^\/v0\/spaces\/atlas\/pins$/);
+      const file = page.getByLabel('Pin a repository file');
+      await file.fill('docs/nope.md');
+      await page.getByRole('button', { name: 'Pin file' }).click();
+      await page.getByRole('alert').filter({ hasText: 'docs/nope.md' }).waitFor();
+      await file.fill('/docs/handbook.md');
+      await page.getByRole('button', { name: 'Pin file' }).click();
+      await page.getByRole('status').filter({ hasText: 'Pinned the repository file “docs/handbook.md” at position 3.' }).waitFor();
+      await order.nth(2).filter({ hasText: 'docs/handbook.md' }).getByText('repository file').waitFor();
+      assert.deepEqual((await api('GET', '/v0/spaces/atlas', ada.session)).pinned_resources, [roadmap, readme, 'repo:docs/handbook.md']);
       await assertAccessible(page, 'pins');
+      await page.getByRole('button', { name: 'Unpin: docs/handbook.md (repository file)' }).click();
+      await page.getByRole('status').filter({ hasText: 'Unpinned “docs/handbook.md”. 2 pins remain.' }).waitFor();
       await screenshots(page, 'spaces-pins');
     });
 

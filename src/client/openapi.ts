@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Discover this host
-         * @description The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, and every endpoint as `METHOD /path`.
+         * @description The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, every endpoint as `METHOD /path`, and the optional features this host has.
          */
         get: operations["get_discovery"];
         put?: never;
@@ -3915,6 +3915,11 @@ export interface operations {
                             [key: string]: string;
                         };
                         endpoints: string[];
+                        /** @description What this host offers beyond what every host does, so a client offers only what works here. */
+                        features: {
+                            /** @description Whether this host has a git repository whose Markdown files on `main` an Owner/Host may pin (`repo:<path>.md`). */
+                            repository_pins: boolean;
+                        };
                     };
                 };
             };

@@ -13,7 +13,9 @@ export function discoveryOperation(endpoints: () => string[]) {
     path: '/v0',
     tag: 'Discovery',
     summary: 'Discover this host',
-    description: 'The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, and every endpoint as `METHOD /path`.',
+    description:
+      'The protocol version, links to the contract, the Space list, the MCP endpoint and the API reference, every endpoint as `METHOD /path`, ' +
+      'and the optional features this host has.',
     auth: { anonymous: true, schemes: [] },
     success: {
       status: 200,
@@ -23,6 +25,14 @@ export function discoveryOperation(endpoints: () => string[]) {
           protocol: Type.String(),
           links: Type.Record(Type.String(), Type.String()),
           endpoints: Type.Array(Type.String()),
+          features: Type.Object(
+            {
+              repository_pins: Type.Boolean({
+                description: 'Whether this host has a git repository whose Markdown files on `main` an Owner/Host may pin (`repo:<path>.md`).',
+              }),
+            },
+            { additionalProperties: false, description: 'What this host offers beyond what every host does, so a client offers only what works here.' },
+          ),
         },
         { additionalProperties: false },
       ),
@@ -40,6 +50,7 @@ export function discoveryOperation(endpoints: () => string[]) {
         health: `${ctx.config.baseUrl}/healthz`,
       },
       endpoints: endpoints(),
+      features: { repository_pins: ctx.config.repositoryPath !== undefined },
     }),
   });
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { call, client, type Schemas, type Space } from '../client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
+import { useHostFeatures } from '../host';
 import { Link } from '../router';
 import { useStanding } from '../standing';
 import { Handle, Loaded, Time } from '../ui';
@@ -24,6 +25,7 @@ export function PinsPage() {
   const space = useSpace(slug);
   useTitle(`Pins · ${space.data?.name ?? slug}`);
   const standing = useStanding(slug);
+  const features = useHostFeatures();
   if (!space.data) return <Loading what="the Space" />;
   const active = space.data.status === 'active';
   // "May act" (protocol: Space admission): admitted, or any active member of an open Space not removed from it.
@@ -34,8 +36,9 @@ export function PinsPage() {
     <section className="pins-page">
       <PageHeading>Pins</PageHeading>
       <p>
-        The front page shows up to {MAX_PINS} pinned Resources in this order; the first is the Space’s README. Members
-        propose a Resource with a reason; an Owner or Host accepts or declines.
+        The front page shows up to {MAX_PINS} pins in this order: Resources of this Space
+        {features.data?.repository_pins ? ', or Markdown files of this host’s repository' : ''}. The first is the Space’s
+        README. Members propose a Resource with a reason; an Owner or Host accepts or declines.
       </p>
       {!active ? <p className="notice">This Space is {space.data.status}: its pins cannot change now.</p> : null}
       <PinOrder space={space.data} canArrange={standing.ownerOrHost && active} />
@@ -48,6 +51,7 @@ export function PinsPage() {
 function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) {
   const slug = space.slug;
   const pins = useFrontPage(slug);
+  const features = useHostFeatures();
   const queries = useQueryClient();
   const { busy, error, run } = useAction();
   const [announcement, setAnnouncement] = useState('');
@@ -162,7 +166,12 @@ function PinOrder({ space, canArrange }: { space: Space; canArrange: boolean }) 
           )
         }
       </Loaded>
-      {canArrange && pins.data && pins.data.length < MAX_PINS ? <PinResource slug={slug} pinned={pins.data} onPinned={setAnnouncement} /> : null}
+      {canArrange && pins.data && pins.data.length < MAX_PINS ? (
+        <>
+          <PinResource slug={slug} pinned={pins.data} onPinned={setAnnouncement} />
+          {features.data?.repository_pins ? <PinRepositoryFile slug={slug} pinned={pins.data} onPinned={setAnnouncement} /> : null}
+        </>
+      ) : null}
     </section>
   );
 }
@@ -204,6 +213,57 @@ function PinResource({ slug, pinned, onPinned }: { slug: string; pinned: FrontPa
           </button>
         </div>
         <p className="hint">It goes at the end; move it from there. At most {MAX_PINS} pins.</p>
+      </div>
+      <ErrorMessage>{error}</ErrorMessage>
+    </form>
+  );
+}
+
+/**
+ * Owners and Hosts pin a Markdown file of the host's repository (`repo:<path>`,
+ * read from `main`), offered only where the host has one. There is no listing
+ * of the repository's files: the person names the path, and the server checks
+ * that it is text on `main` and says why not.
+ */
+function PinRepositoryFile({ slug, pinned, onPinned }: { slug: string; pinned: FrontPagePin[]; onPinned: (message: string) => void }) {
+  const queries = useQueryClient();
+  const [path, setPath] = useState('');
+  const { busy, error, run } = useAction();
+  const ids = pinned.map((p) => p.id);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    // As a person may paste it: with the entry's prefix, or a leading slash.
+    const file = path.trim().replace(/^repo:/, '').replace(/^\/+/, '');
+    const body = { resource_ids: [...ids, `repo:${file}`], reason: `Pinned the repository file ${file}` };
+    if (await run(() => call(client.POST('/v0/spaces/{slug}/pins', { params: { path: { slug } }, body })))) {
+      setPath('');
+      await queries.invalidateQueries({ queryKey: ['space', slug] });
+      onPinned(`Pinned the repository file “${file}” at position ${ids.length + 1}.`);
+    }
+  };
+  return (
+    <form className="card pin-resource" onSubmit={(e) => void submit(e)}>
+      <div className="field">
+        <label htmlFor="pin-repository-file">Pin a repository file</label>
+        <div className="inline-field">
+          <input
+            id="pin-repository-file"
+            type="text"
+            required
+            placeholder="docs/guide.md"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            aria-describedby="pin-repository-file-hint"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
+          <button type="submit" disabled={busy}>
+            Pin file
+          </button>
+        </div>
+        <p className="hint" id="pin-repository-file-hint">
+          The path of a Markdown file on the main branch of this host’s repository. The pin follows the file as it changes.
+        </p>
       </div>
       <ErrorMessage>{error}</ErrorMessage>
     </form>
