@@ -333,6 +333,7 @@ for (const backend of backends()) {
       await list.getByText('Question 1 for @dee.', { exact: true }).waitFor();
       assert.equal(await list.getByRole('listitem').count(), 510);
       await page.getByRole('button', { name: 'Show older messages' }).waitFor({ state: 'detached' });
+      await assertAccessible(page, 'inbox read back');
     });
 
     it('tells the Space activity in words; readers who may not post see why, and anonymous ones no direct messages', async () => {

@@ -181,6 +181,7 @@ for (const backend of backends()) {
       assert.equal(await open.getByRole('heading', { level: 2 }).innerText(), 'Open 50+');
       assert.equal(await open.getByRole('listitem').count(), 50);
       assert.equal(await open.getByRole('link', { name: 'Chore 5', exact: true }).count(), 0);
+      await assertAccessible(page, 'task board with a long column');
       await screenshots(page, 'tasks-board-long');
       await open.getByRole('button', { name: 'Show more open tasks' }).click();
       await open.getByRole('link', { name: 'Chore 1', exact: true }).waitFor();

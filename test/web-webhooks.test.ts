@@ -75,6 +75,14 @@ for (const backend of backends()) {
       await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
       await page.getByText('You have no endpoints yet.').waitFor();
 
+      // A private-network address is refused, with the host's reason; the URL typed stays to be corrected.
+      app.pages.expectRefusal(422, /^\/v0\/webhook-endpoints$/);
+      await page.getByLabel('Receiver URL').fill('http://10.1.2.3/hooks');
+      await button(page, 'Register').click();
+      await page.getByRole('alert').filter({ hasText: '10.1.2.3' }).waitFor();
+      assert.equal(await page.getByLabel('Receiver URL').inputValue(), 'http://10.1.2.3/hooks');
+      await page.getByText('You have no endpoints yet.').waitFor();
+
       await page.getByLabel('Receiver URL').fill(url);
       await button(page, 'Register').click();
       await page.getByText(`Registered ${url}, unverified`).waitFor();
