@@ -245,6 +245,8 @@ for (const backend of backends()) {
       const message = general.getByRole('listitem').filter({ hasText: 'Agent report:' });
       await message.waitFor();
       await message.getByText('@helper-bot').waitFor();
+      // Written by an agent, and marked so; a person's message is not.
+      await message.locator('.message-meta .handle').getByText('agent', { exact: true }).waitFor();
       assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
       assert.equal(await message.locator('script, img, b, iframe').count(), 0, 'raw HTML is dropped');
       assert.equal(await page.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');

@@ -3,7 +3,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../client';
 import { RenderedMarkdown } from '../markdown';
 import { ErrorMessage, Loading } from '../page';
-import { Handle, Time } from '../ui';
+import { AuthorHandle } from '../member-kind';
+import { Time } from '../ui';
 import type { Message } from './data';
 import { remarkMentions } from './mentions';
 
@@ -138,7 +139,7 @@ function MessageItem({ message, reader }: { message: Message; reader: string | n
   return (
     <li className={mentionsMe ? 'message mentions-me' : 'message'}>
       <p className="message-meta">
-        <Handle handle={message.author} />
+        <AuthorHandle handle={message.author} />
         <Time iso={message.created_ts} />
         {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
       </p>

@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { call, client, errorText, type Space } from '../client';
 import { RenderedMarkdown } from '../markdown';
 import { ErrorMessage } from '../page';
-import { Handle, Loaded, Time } from '../ui';
+import { AuthorHandle } from '../member-kind';
+import { Loaded, Time } from '../ui';
 import { taskKey, useTaskMessages } from './queries';
 import type { Task } from './rules';
 
@@ -24,7 +25,7 @@ export function TaskDiscussion({ space, task, mayPost }: { space: Space; task: T
               {[...list].reverse().map((m) => (
                 <li key={m.id} className="task-message">
                   <p className="task-message-meta">
-                    <Handle handle={m.author} /> <Time iso={m.created_ts} />
+                    <AuthorHandle handle={m.author} /> <Time iso={m.created_ts} />
                   </p>
                   <RenderedMarkdown source={m.body} />
                 </li>
