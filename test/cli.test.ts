@@ -165,14 +165,41 @@ for (const backend of backends()) {
 
     it('follows a feed, printing events that happen after it started, until Ctrl-C', async () => {
       await createSpace('pond');
-      const follower = cli.spawn(['events', 'pond', '--follow', '--interval', '0.2']);
+      // Long polls: the join is printed when it commits, with no pause to configure.
+      const follower = cli.spawn(['events', 'pond', '--follow']);
+      // From the newest event on: what came before is not printed again.
+      const recent = cli.spawn(['events', 'pond', '--follow', '--newest', '1']);
       await follower.waitForStdout(/space_approved/);
+      await recent.waitForStdout(/space_approved/);
       assert.equal((await server.request('POST', '/v0/spaces/pond/join', { token: ada.session })).status, 200);
       await follower.waitForStdout(/space_member_admitted\s+ada/);
-      follower.child.kill('SIGINT');
-      const done = await follower.exited;
+      await recent.waitForStdout(/space_member_admitted\s+ada/);
+      for (const tail of [follower, recent]) tail.child.kill('SIGINT');
+      const [done, fromNewest] = await Promise.all([follower.exited, recent.exited]);
       assert.equal(done.code, 0, done.stderr);
       assert.equal(done.stdout.match(/space_proposed/g)?.length, 1, 'each event is printed once');
+      assert.equal(fromNewest.code, 0, fromNewest.stderr);
+      assert.doesNotMatch(fromNewest.stdout, /space_proposed/);
+      assert.equal(fromNewest.stdout.match(/space_approved/g)?.length, 1);
+
+      // One page of the newest, then further back, with the way on given on stderr.
+      const newest = await cli.run(['events', 'pond', '--newest', '1']);
+      assert.equal(newest.code, 0, newest.stderr);
+      const lastCursor = Number(/^(\d+)\s+\S+Z\s+space_member_admitted/m.exec(newest.stdout)?.[1]);
+      assert.equal(newest.stdout.trimEnd().split('\n').length, 2);
+      assert.equal(newest.stderr, `Older ones may exist: add --before ${lastCursor}\n`);
+      const back = await cli.run(['events', 'pond', '--newest', '5', '--before', String(lastCursor)]);
+      assert.match(back.stdout, /space_proposed[\s\S]*space_approved/);
+      assert.doesNotMatch(back.stdout, /space_member_admitted/);
+      assert.equal(back.stderr, '');
+      const misused = await Promise.all([
+        cli.run(['events', 'pond', '--before', '3']),
+        cli.run(['events', 'pond', '--follow', '--newest', '2', '--before', '3']),
+        cli.run(['events', 'pond', '--newest', '2', '--since', '1']),
+      ]);
+      assert.deepEqual(misused.map((r) => r.code), [2, 2, 1]);
+      assert.match(misused[0]!.stderr, /--before reads back from the newest events: add --newest N/);
+      assert.match(misused[2]!.stderr, /newest: .* does not combine with since or wait \(HTTP 422\)/);
       // The same columns as a page of `atrium events`, under the same header.
       assert.match(done.stdout, /^CURSOR\s+TIME\s+TYPE\s+ACTOR\s+SUBJECTS\n/);
       const page = await cli.run(['events', 'pond']);

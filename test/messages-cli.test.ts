@@ -109,7 +109,10 @@ for (const backend of backends()) {
       const empty = await cli.run(['inbox'], { ATRIUM_TOKEN: alice.session });
       assert.equal(empty.stdout, 'Nothing new.\n');
 
-      const follower = cli.spawn(['inbox', '--follow', '--interval', '0.2'], { ATRIUM_TOKEN: bob.session });
+      const newest = await cli.run(['inbox', '--newest', '1'], { ATRIUM_TOKEN: bob.session });
+      assert.match(newest.stdout, /^CURSOR.*\n\d+\s+\S+Z\s+plaza\s+alice\s+direct\s+just for you\n$/);
+
+      const follower = cli.spawn(['inbox', '--follow'], { ATRIUM_TOKEN: bob.session });
       await follower.waitForStdout(/just for you/);
       const again = await cli.run(['post', 'plaza', 'general', '@bob are you there?'], { ATRIUM_TOKEN: alice.session });
       assert.equal(again.code, 0, again.stderr);

@@ -19,3 +19,15 @@ export function positiveInteger(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive whole number');
   return Number(value);
 }
+
+export function nonNegativeInteger(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+/** A number of seconds, zero allowed. */
+export function seconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of seconds, 0 or more');
+  return n;
+}

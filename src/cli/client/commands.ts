@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { client, positiveInteger } from './command-kit.js';
 import { callOperation, operationsByName, pathParameters, resolveTarget, type CallInput, type Target } from './api.js';
 import { readCredentials } from './credentials-file.js';
 import { usageError } from './errors.js';
-import { listEvents } from './events.js';
+import { feedOptions, listEvents, type EventsOptions } from './events.js';
 import { login, logout } from './login.js';
 import { signIn, signOut } from './sign-in.js';
 import { registerMessageCommands } from './messages.js';
@@ -146,14 +146,11 @@ export function registerClientCommands(program: Command): void {
   registerWebhookCommands(program);
   registerExternalCallCommands(program);
 
-  client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host or steward key)")
-    .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)
-    .option('--limit <n>', 'events per page (1-500, default 100)', nonNegativeInteger)
-    .option('-f, --follow', 'keep printing new events as they happen (Ctrl-C to stop)')
-    .option('--interval <seconds>', 'with --follow: pause after an empty page', positiveNumber, 2)
-    .action(async (slug: string | undefined, opts: CommonOptions & { since?: number; limit?: number; follow?: boolean; interval: number }) => {
+  feedOptions(client(program, 'events [slug]', "print a Space's event feed; without a Space, the host-wide feed (Owner/Host or steward key)")).action(
+    async (slug: string | undefined, opts: CommonOptions & EventsOptions) => {
       await listEvents(resolveTarget(opts.host), slug, opts);
-    });
+    },
+  );
 
   registerApi(program);
   registerMcpConfig(program);
@@ -539,16 +536,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function nonNegativeInteger(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
-}
 
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
 
 function pairs(items: string[], option: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callOperation, type Target } from './api.js';
-import { ApiError, ConnectionError } from './errors.js';
+import type { Command } from 'commander';
+import { nonNegativeInteger, positiveInteger, seconds } from './command-kit.js';
+import { ApiError, ConnectionError, usageError } from './errors.js';
 import { printJson, printTable, stopOnSignals, time, type Cell } from './output.js';
 
 export interface FeedEvent {
@@ -21,13 +23,37 @@ export interface FeedPage {
 export interface EventsOptions {
   since?: number;
   limit?: number;
+  /** The newest this many instead of the events after `since`. */
+  newest?: number;
+  /** With `newest`: the newest below this cursor, to read further back. */
+  before?: number;
   follow?: boolean;
-  /** Seconds to wait after an empty page while following. */
+  /** Seconds to pause after an empty long poll while following. */
   interval: number;
   json?: boolean;
 }
 
 const MAX_BACKOFF_SECONDS = 30;
+/** How long one request of a tail waits for an event (the feeds' `wait`; at most 30). */
+const LONG_POLL_SECONDS = 25;
+
+/** The options every feed command takes (`events`, `inbox`): one page, or a tail. */
+export function feedOptions(command: Command): Command {
+  return command
+    .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)
+    .option('--limit <n>', 'events per page (1-500, default 100)', positiveInteger)
+    .option('--newest <n>', 'the newest N events instead (1-500); with --follow, then the new ones', positiveInteger)
+    .option('--before <cursor>', 'with --newest: the newest N before this cursor, to read further back', positiveInteger)
+    .option('-f, --follow', 'keep printing new events as they happen (Ctrl-C to stop)')
+    .option('--interval <seconds>', 'with --follow: pause after a long poll that brought nothing', seconds, 0);
+}
+
+/** One page's query from the options: the newest (perhaps before a cursor), or after `since`. */
+function pageQuery(opts: EventsOptions): Record<string, number | undefined> {
+  if (opts.newest !== undefined) return { newest: opts.newest, before: opts.before, since: opts.since, limit: opts.limit };
+  if (opts.before !== undefined) throw usageError('--before reads back from the newest events: add --newest N');
+  return { since: opts.since, limit: opts.limit };
+}
 
 /** Without a Space: the host-wide feed (protocol: Feeds), for a host-wide Owner/Host or the steward key. */
 function feed(slug: string | undefined): { name: string; params: Record<string, string> } {
@@ -45,10 +71,22 @@ function row(e: FeedEvent): Cell[] {
 export async function listEvents(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
   if (opts.follow) return followFeed(target, { ...feed(slug), label: slug ?? 'the host-wide feed' }, opts);
   const { name, params } = feed(slug);
-  const { body: page } = await callOperation<FeedPage>(target, name, { params, query: { since: opts.since, limit: opts.limit } });
+  const page = await readPage(target, { name, params }, opts);
   if (opts.json) return printJson(page);
   printTable(EVENT_COLUMNS, page.events.map(row), 'No events.');
-  if (page.events.length > 0 && page.events.length === (opts.limit ?? 100)) {
+  pagingHint(page, opts);
+}
+
+/** One page of a feed as the options ask for it. */
+export async function readPage(target: Target, { name, params }: Pick<FeedSource, 'name' | 'params'>, opts: EventsOptions): Promise<FeedPage> {
+  return (await callOperation<FeedPage>(target, name, { params, query: pageQuery(opts) })).body;
+}
+
+/** On stderr, how to read on from a full page: forward from its cursor, or further back before its first event. */
+export function pagingHint(page: FeedPage, opts: EventsOptions): void {
+  if (opts.newest !== undefined) {
+    if (page.events.length === opts.newest) process.stderr.write(`Older ones may exist: add --before ${page.events[0]!.cursor}\n`);
+  } else if (page.events.length > 0 && page.events.length === (opts.limit ?? 100)) {
     process.stderr.write(`More may follow: add --since ${page.cursor}\n`);
   }
 }
@@ -62,9 +100,13 @@ export interface FeedSource {
 
 /**
  * Tails the feed until interrupted, resuming from each page's cursor (an
- * empty page keeps `since`, protocol: Cursors and paging). Lost connections and server errors
- * are retried with a growing pause, since a tail should outlive a restart;
- * any other refusal ends it.
+ * empty page keeps `since`, protocol: Cursors and paging). Each request is a
+ * long poll (`wait`): the host answers as soon as an event of the feed
+ * commits, so a tail shows it at once and asks again only when something
+ * came or the wait ran out. With `--newest`, it starts from the newest events
+ * rather than from `--since`. Lost connections and server errors are retried
+ * with a growing pause, since a tail should outlive a restart; any other
+ * refusal ends it.
  */
 export async function followFeed(
   target: Target,
@@ -77,18 +119,19 @@ export async function followFeed(
   if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
 
   if (!opts.json && line === followLine) process.stdout.write(`${fixedWidths(EVENT_COLUMNS)}\n`);
+  if (opts.before !== undefined) throw usageError('--before reads back; a tail follows what comes next: leave one out');
+  if (opts.newest !== undefined && opts.since !== undefined) throw usageError('--newest starts at the newest events, --since at a cursor: choose one');
   let cursor = opts.since ?? 0;
+  let first = opts.newest !== undefined;
   let failures = 0;
   const pause = (seconds: number) => sleep(seconds * 1000, undefined, { signal: stopped.signal }).catch(() => {});
   try {
     while (!stopped.signal.aborted) {
       let page: FeedPage;
       try {
-        page = (await callOperation<FeedPage>(target, name, {
-          params,
-          query: { since: cursor, limit: opts.limit },
-          signal: stopped.signal,
-        })).body;
+        const query = first ? { newest: opts.newest } : { since: cursor, limit: opts.limit, wait: LONG_POLL_SECONDS };
+        page = (await callOperation<FeedPage>(target, name, { params, query, signal: stopped.signal })).body;
+        first = false;
         failures = 0;
       } catch (err) {
         if (stopped.signal.aborted) break;
@@ -102,7 +145,7 @@ export async function followFeed(
       }
       for (const e of page.events) process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${line(e)}\n`);
       cursor = page.cursor;
-      if (page.events.length === 0) await pause(opts.interval);
+      if (page.events.length === 0 && opts.interval > 0) await pause(opts.interval);
     }
   } finally {
     release();

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { client, positiveInteger } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { usageError } from './errors.js';
-import { followFeed, type FeedEvent, type FeedPage } from './events.js';
+import { feedOptions, followFeed, pagingHint, readPage, type EventsOptions, type FeedEvent } from './events.js';
 import { printable, printJson, printTable, say, time } from './output.js';
 // The wire shapes come from the server's own records, so the CLI cannot drift from them.
 import type { Channel } from '../../channels/records.js';
@@ -106,20 +106,17 @@ export function registerMessageCommands(program: Command): void {
       if (body.messages.length === (opts.limit ?? 50)) process.stderr.write(`Older messages may exist: add --before ${body.messages.at(-1)!.id}\n`);
     });
 
-  client(program, 'inbox', 'print your inbox: direct messages to you and mentions of you')
-    .option('--since <cursor>', 'only events after this cursor (exclusive)', nonNegativeInteger)
-    .option('--limit <n>', 'events per page (1-500, default 100)', positiveInteger)
-    .option('-f, --follow', 'keep printing new ones as they arrive (Ctrl-C to stop)')
-    .option('--interval <seconds>', 'with --follow: pause after an empty page', positiveNumber, 2)
-    .action(async (opts: CommonOptions & { since?: number; limit?: number; follow?: boolean; interval: number }) => {
+  feedOptions(client(program, 'inbox', 'print your inbox: direct messages to you and mentions of you')).action(
+    async (opts: CommonOptions & EventsOptions) => {
       const target = resolveTarget(opts.host);
       const source = { name: 'list_inbox_events', params: {}, label: 'your inbox' };
       if (opts.follow) return followFeed(target, source, opts, (e) => inboxRow(e).join('  '));
-      const { body } = await callOperation<FeedPage>(target, source.name, { query: { since: opts.since, limit: opts.limit } });
+      const body = await readPage(target, source, opts);
       if (opts.json) return printJson(body);
       printTable(['CURSOR', 'TIME', 'SPACE', 'FROM', 'WHERE', 'MESSAGE'], body.events.map(inboxRow), 'Nothing new.');
-      if (body.events.length > 0 && body.events.length === (opts.limit ?? 100)) process.stderr.write(`More may follow: add --since ${body.cursor}\n`);
-    });
+      pagingHint(body, opts);
+    },
+  );
 }
 
 function inboxRow(e: FeedEvent): string[] {
@@ -147,17 +144,8 @@ function messageText(arg: string): string {
 }
 
 
-function nonNegativeInteger(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
-}
 
 
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
 
 /** The first line of a body, short enough for a table cell. */
 function excerpt(body: string): string {
