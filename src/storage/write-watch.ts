@@ -19,7 +19,10 @@ export interface WriteWatcher {
  * `Database.transaction` it only gathers whom the transaction's writes
  * concern, and the transaction settles them after COMMIT or ROLLBACK.
  * (Kysely tells plugins nothing of a statement that throws: it is never
- * settled here, which is right, since it changed nothing.)
+ * settled here, which is right, since it changed nothing.) Only statements
+ * the query builder builds pass through a plugin: raw SQL (`sql` templates,
+ * `CompiledQuery.raw`) is never seen, so watched tables are written with the
+ * builder.
  */
 export class WriteWatch implements KyselyPlugin {
   private readonly issued = new WeakMap<object, WriteWatcher[]>();
