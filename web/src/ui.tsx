@@ -94,3 +94,17 @@ export function ConfirmDialog({
     </dialog>
   );
 }
+
+/**
+ * The button under a list that reads or shows the next part of it: disabled
+ * while that is under way, saying so, so a second press never asks twice.
+ */
+export function ShowMore({ busy, onClick, children, busyText = 'Loading more…' }: { busy: boolean; onClick: () => unknown; children: ReactNode; busyText?: string }) {
+  return (
+    <div className="actions">
+      <button type="button" className="secondary" disabled={busy} onClick={() => void onClick()}>
+        {busy ? busyText : children}
+      </button>
+    </div>
+  );
+}

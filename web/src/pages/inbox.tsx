@@ -8,7 +8,7 @@ import { useHistory } from '../older';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link, signInPath } from '../router';
 import { useSession } from '../session';
-import { Time } from '../ui';
+import { ShowMore, Time } from '../ui';
 
 // The inbox: mentions of the signed-in member and direct messages to them,
 // across every Space they can read (`GET /v0/me/inbox-events`, followed live
@@ -80,11 +80,9 @@ function InboxItems({ member, inbox, seen }: { member: string; inbox: ReturnType
           )}
           <ErrorMessage>{history.error ? `Could not read older messages: ${history.error}` : null}</ErrorMessage>
           {history.olderLeft ? (
-            <div className="actions">
-              <button type="button" className="secondary" disabled={history.loading} onClick={() => void history.readOlder()}>
-                {history.loading ? 'Reading older messages…' : 'Show older messages'}
-              </button>
-            </div>
+            <ShowMore busy={history.loading} busyText="Reading older messages…" onClick={history.readOlder}>
+              Show older messages
+            </ShowMore>
           ) : null}
         </>
       )}

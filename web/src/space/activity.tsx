@@ -9,7 +9,7 @@ import { useHistory } from '../older';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { Link } from '../router';
 import { useStanding } from '../standing';
-import { Time } from '../ui';
+import { ShowMore, Time } from '../ui';
 import { spacePath } from './layout';
 
 // The Space's activity: its event feed (followed live by the Space layout) as
@@ -68,11 +68,9 @@ function Timeline({ slug }: { slug: string }) {
           </ol>
           <ErrorMessage>{history.error ? `Could not read older activity: ${history.error}` : null}</ErrorMessage>
           {olderLeft ? (
-            <div className="actions">
-              <button type="button" className="secondary" disabled={history.loading} onClick={() => void showOlder()}>
-                {history.loading ? 'Reading older activity…' : 'Show older activity'}
-              </button>
-            </div>
+            <ShowMore busy={history.loading} busyText="Reading older activity…" onClick={showOlder}>
+              Show older activity
+            </ShowMore>
           ) : (
             <p className="muted">That is everything since the Space was proposed.</p>
           )}

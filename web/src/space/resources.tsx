@@ -6,7 +6,7 @@ import { RenderedMarkdown } from '../markdown';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { NotFoundPage } from '../pages/not-found';
 import { Link, navigate, useLocation } from '../router';
-import { Handle, Loaded, Time } from '../ui';
+import { Handle, Loaded, ShowMore, Time } from '../ui';
 import { spacePath } from './layout';
 import {
   resourceKey,
@@ -102,11 +102,9 @@ export function ResourceListPage() {
                 </table>
               </div>
               {list.hasNextPage ? (
-                <div className="actions">
-                  <button type="button" className="secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-                    {list.isFetchingNextPage ? 'Loading more…' : 'Show more Resources'}
-                  </button>
-                </div>
+                <ShowMore busy={list.isFetchingNextPage} onClick={list.fetchNextPage}>
+                  Show more Resources
+                </ShowMore>
               ) : null}
             </>
           );
@@ -580,11 +578,9 @@ function History({ slug, doc }: { slug: string; doc: ResourceDocument }) {
                 </table>
               </div>
               {versions.hasNextPage ? (
-                <div className="actions">
-                  <button type="button" className="secondary" disabled={versions.isFetchingNextPage} onClick={() => void versions.fetchNextPage()}>
-                    {versions.isFetchingNextPage ? 'Loading more…' : 'Show older versions'}
-                  </button>
-                </div>
+                <ShowMore busy={versions.isFetchingNextPage} onClick={versions.fetchNextPage}>
+                  Show older versions
+                </ShowMore>
               ) : null}
             </>
           )}
