@@ -78,8 +78,7 @@ export async function readFeed(
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
   if (read.newest !== undefined) {
-    const back = { newest: read.newest, ...(read.before !== undefined ? { before: read.before } : {}) };
-    return serialise(await readNewest(db, await feed.select(), tail.head, back, readerHandle(reader)));
+    return serialise(await readNewest(db, await feed.select(), tail.head, read.newest, read.before, readerHandle(reader)));
   }
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
@@ -188,7 +187,8 @@ async function readNewest(
   db: Kysely<DatabaseSchema>,
   select: (q: EventQuery) => EventQuery,
   head: number,
-  { newest, before }: { newest: number; before?: number },
+  newest: number,
+  before: number | undefined,
   handle: string | null,
 ): Promise<FeedPage> {
   let query = visibleEvents(db, select, handle).where('events.cursor', '<=', head);

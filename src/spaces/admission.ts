@@ -267,17 +267,17 @@ export async function listOwnMemberships(db: Kysely<DatabaseSchema>, handle: str
   return rows.map((r) => ({ space: r.space, member: handle, state: r.state, updated_ts: r.updated_ts }));
 }
 
-/**
- * `GET /v0/spaces/{slug}/members` follows read access. Everyone who may read
- * sees admitted members; pending invitations and requests are visible only to
- * the Space's Owner/Host.
- */
 /** A membership in a Space's member list, with who holds it: a person, or an agent and its operator. */
 export interface SpaceMemberView extends MembershipView {
   member_type: 'human' | 'agent';
   operator: string | null;
 }
 
+/**
+ * `GET /v0/spaces/{slug}/members` follows read access. Everyone who may read
+ * sees admitted members; pending invitations and requests are visible only to
+ * the Space's Owner/Host.
+ */
 export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string): Promise<SpaceMemberView[]> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);

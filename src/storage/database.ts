@@ -56,6 +56,8 @@ export class Database {
   ) {}
 
   static open(url: string, options: DatabaseOptions): Database {
+    const watchers: WriteWatcher[] = [];
+    const plugins = [new WriteWatch(watchers, 'each statement')];
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length) || ':memory:';
       if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -65,11 +67,7 @@ export class Database {
       sqlite.pragma('foreign_keys = ON');
       // Another process (the `atrium admin` CLI) may hold the write lock briefly.
       sqlite.pragma('busy_timeout = 5000');
-      const watchers: WriteWatcher[] = [];
-      const kysely = new Kysely<DatabaseSchema>({
-        dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-        plugins: [new WriteWatch(watchers, 'each statement')],
-      });
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins });
       return new Database(kysely, watchers, 'sqlite', options);
     }
     if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -80,8 +78,7 @@ export class Database {
         types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig,
       };
       const pool = new pg.Pool({ ...connection, max: 10 });
-      const watchers: WriteWatcher[] = [];
-      const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), plugins: [new WriteWatch(watchers, 'each statement')] });
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), plugins });
       let schemaName: string | undefined = options.schema;
       return new Database(kysely, watchers, 'postgres', options, {
         pool,

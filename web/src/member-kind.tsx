@@ -2,19 +2,23 @@ import { useQuery } from '@tanstack/react-query';
 import { call, client } from './client';
 import { Handle } from './ui';
 
+/** A member's public record (`GET /v0/members/{handle}`), one cache entry per handle for every page that reads it. */
+export function useMemberRecord(handle: string, opts: { staleTime?: number } = {}) {
+  return useQuery({
+    queryKey: ['members', 'record', handle],
+    ...opts,
+    queryFn: () => call(client.GET('/v0/members/{handle}', { params: { path: { handle } } })),
+  });
+}
+
 /**
- * Whether `handle` is an agent, from its public member record, so a page can
- * say which messages an agent wrote. A member's kind is fixed when it
- * registers, so one read per handle serves the whole visit; a handle that
- * cannot be read (a member not public now) is simply not marked.
+ * Whether `handle` is an agent, so a page can say which messages an agent
+ * wrote. A member's kind is fixed when it registers, so one read per handle
+ * serves the whole visit; a handle that cannot be read (a member not public
+ * now) is simply not marked.
  */
 export function useIsAgent(handle: string): boolean {
-  const kind = useQuery({
-    queryKey: ['members', 'kind', handle],
-    staleTime: Infinity,
-    queryFn: async () => (await call(client.GET('/v0/members/{handle}', { params: { path: { handle } } }))).type,
-  });
-  return kind.data === 'agent';
+  return useMemberRecord(handle, { staleTime: Infinity }).data?.type === 'agent';
 }
 
 /** A handle that says "agent" beside it when an agent wrote what follows. */

@@ -536,8 +536,6 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-
-
 function pairs(items: string[], option: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of items) {

@@ -114,13 +114,13 @@ export async function followFeed(
   opts: EventsOptions,
   line: (e: FeedEvent) => string = followLine,
 ): Promise<void> {
+  if (opts.before !== undefined) throw usageError('--before reads back; a tail follows what comes next: leave one out');
+  if (opts.newest !== undefined && opts.since !== undefined) throw usageError('--newest starts at the newest events, --since at a cursor: choose one');
   const stopped = new AbortController();
   const release = stopOnSignals(stopped);
   if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
 
   if (!opts.json && line === followLine) process.stdout.write(`${fixedWidths(EVENT_COLUMNS)}\n`);
-  if (opts.before !== undefined) throw usageError('--before reads back; a tail follows what comes next: leave one out');
-  if (opts.newest !== undefined && opts.since !== undefined) throw usageError('--newest starts at the newest events, --since at a cursor: choose one');
   let cursor = opts.since ?? 0;
   let first = opts.newest !== undefined;
   let failures = 0;

@@ -143,10 +143,6 @@ function messageText(arg: string): string {
   }
 }
 
-
-
-
-
 /** The first line of a body, short enough for a table cell. */
 function excerpt(body: string): string {
   const line = printable(body).split('\n')[0] ?? '';

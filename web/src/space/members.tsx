@@ -6,6 +6,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { useStanding } from '../standing';
 import { ConfirmDialog, Handle, Loaded, Time } from '../ui';
 import { ActionButton, Announcer, useAction, useAnnouncer } from './actions';
+import { useMemberRecord } from '../member-kind';
 import { useSpace } from './layout';
 import './spaces.css';
 
@@ -174,10 +175,7 @@ function MemberRow({ membership: m, space, manage, me, onDone }: { membership: S
 
 /** One member's record, on demand: person or agent, and an agent's operator (docs/members-and-roles.md). */
 function MemberDetails({ handle }: { handle: string }) {
-  const member = useQuery({
-    queryKey: ['members', 'record', handle],
-    queryFn: () => call(client.GET('/v0/members/{handle}', { params: { path: { handle } } })),
-  });
+  const member = useMemberRecord(handle);
   return (
     <Loaded query={member} what={`@${handle}`}>
       {(m) => (
