@@ -121,11 +121,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const http = await buildHttpServer(ctx, {
     operations,
     sharedSchemas,
-    extraRoutes: async (app) => {
+    extraRoutes: async (app, waits) => {
       // Liveness, readiness and metrics (docs/operations.md).
       registerObservability(app, ctx, ctx.metrics, readiness);
       // The same operations as tools, at /v0/mcp (docs/mcp.md).
-      registerMcpEndpoint(app, ctx, { operations, sharedSchemas });
+      registerMcpEndpoint(app, ctx, { operations, sharedSchemas, waits });
       // The API reference and the guides (docs/web.md), at /docs.
       await registerDocs(app, options.docsDir ? { docsDir: options.docsDir } : {});
       // The web app (docs/web.md): at `/`, never shadowing the API or /docs.

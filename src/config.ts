@@ -68,6 +68,8 @@ export interface Config {
   maxConnections: number;
   /** Open client connections one network peer may hold at once. */
   maxConnectionsPerAddress: number;
+  /** Long polls held open at once: in all, per client address, per member (answered at once with Retry-After beyond). */
+  longPolls: { total: number; perAddress: number; perMember: number };
   /** Client activation polls one network address may make per minute (429 beyond). */
   activationPollRateLimit: number;
   /** Largest Markdown Resource version, in bytes of UTF-8 (422 beyond; docs/resources.md). */
@@ -122,10 +124,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: parsePositiveInt('ATRIUM_KEEP_ALIVE_TIMEOUT_MS', env.ATRIUM_KEEP_ALIVE_TIMEOUT_MS ?? '5000'),
     maxConnections: parsePositiveInt('ATRIUM_MAX_CONNECTIONS', env.ATRIUM_MAX_CONNECTIONS ?? '768'),
     maxConnectionsPerAddress: parsePositiveInt('ATRIUM_MAX_CONNECTIONS_PER_ADDRESS', env.ATRIUM_MAX_CONNECTIONS_PER_ADDRESS ?? '256'),
+    longPolls: parseLongPolls(env),
     activationPollRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_POLL_RATE_LIMIT', env.ATRIUM_ACTIVATION_POLL_RATE_LIMIT ?? '120'),
     resourceMaxBytes: parseResourceMaxBytes(env.ATRIUM_RESOURCE_MAX_BYTES ?? String(DEFAULT_RESOURCE_MAX_BYTES)),
     dataDir: explicitDataDir ?? dataDirFor(databaseUrl),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
+  };
+}
+
+/**
+ * By default long polls may hold half the connections, so the other half is
+ * always there for reads, writes and the request that would wake them.
+ */
+function parseLongPolls(env: NodeJS.ProcessEnv): Config['longPolls'] {
+  const maxConnections = parsePositiveInt('ATRIUM_MAX_CONNECTIONS', env.ATRIUM_MAX_CONNECTIONS ?? '768');
+  const total = parsePositiveInt('ATRIUM_MAX_LONG_POLLS', env.ATRIUM_MAX_LONG_POLLS ?? String(Math.max(1, Math.floor(maxConnections / 2))));
+  if (total >= maxConnections) throw new ConfigError(`ATRIUM_MAX_LONG_POLLS (${total}) must be below ATRIUM_MAX_CONNECTIONS (${maxConnections}), or nothing is left for other requests`);
+  return {
+    total,
+    perAddress: parsePositiveInt('ATRIUM_MAX_LONG_POLLS_PER_ADDRESS', env.ATRIUM_MAX_LONG_POLLS_PER_ADDRESS ?? '64'),
+    perMember: parsePositiveInt('ATRIUM_MAX_LONG_POLLS_PER_MEMBER', env.ATRIUM_MAX_LONG_POLLS_PER_MEMBER ?? '16'),
   };
 }
 

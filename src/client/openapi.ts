@@ -5283,7 +5283,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
                 wait?: number;
             };
             header?: {
@@ -5305,6 +5305,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
+                    /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5336,7 +5338,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
                 wait?: number;
             };
             header?: {
@@ -5355,6 +5357,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
+                    /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,7 +6038,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
                 wait?: number;
             };
             header?: {
@@ -6053,6 +6057,8 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
+                    /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

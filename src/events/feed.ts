@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Actor } from '../identity/actor.js';
-import type { ResponseControl } from '../operations/operation.js';
+import type { HeldWait, ResponseControl, WaitAllowance } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -36,6 +36,8 @@ export interface FeedAnswer {
   page: FeedPage;
   json: string;
   etag: string;
+  /** Set when the poll was not held as long as asked (over the caller's share, or the host took the connection back): seconds to wait before the next. */
+  retryAfter?: number;
 }
 
 export interface FeedRead {
@@ -59,7 +61,10 @@ export interface FeedRead {
  * empty without reading any event row (a tail poll costs no query). With
  * `wait`, an empty page is held until an event of this feed commits, on any
  * node, or the wait ends; then the page is read as usual, so a long poll and
- * a plain one answer alike.
+ * a plain one answer alike. Waiting takes a hold from `waits` (the edge's
+ * fair share of long polls, docs/http.md): without one the page is answered
+ * at once with `retryAfter`, and a hold ends early when its client goes away
+ * or the host needs the connection back, so nothing waits for nobody.
  *
  * `reader` is who reads: an event with an audience (a direct message) is in the
  * page only for a member of that audience. Hiding an event from one reader opens
@@ -74,7 +79,8 @@ export async function readFeed(
   tail: EventTail,
   feed: Feed,
   read: FeedRead,
-  reader: Actor | null = null,
+  reader: Actor | null,
+  waits: WaitAllowance,
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
   if (read.newest !== undefined) {
@@ -85,25 +91,33 @@ export async function readFeed(
   const handle = readerHandle(reader);
   const kept = feed.keepsPages ? `${feed.key}\n${since}\n${limit}\n${handle ?? ''}` : undefined;
   let select: ((q: EventQuery) => EventQuery) | undefined;
-  for (;;) {
-    const head = await tail.keyHead(feed.key);
-    if (head > since) {
-      const known = kept === undefined ? undefined : tail.pages.get(kept, head);
-      if (known) return known;
-      select ??= await feed.select();
-      const page = await readPage(db, select, since, limit, handle);
-      if (page.events.length > 0) {
-        const answer = serialise(page);
-        if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
-        return answer;
+  let held: HeldWait | undefined;
+  try {
+    for (;;) {
+      const head = await tail.keyHead(feed.key);
+      if (head > since) {
+        const known = kept === undefined ? undefined : tail.pages.get(kept, head);
+        if (known) return known;
+        select ??= await feed.select();
+        const page = await readPage(db, select, since, limit, handle);
+        if (page.events.length > 0) {
+          const answer = serialise(page);
+          if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
+          return answer;
+        }
       }
-      if (Date.now() >= deadline || tail.isStopped) return emptyPage(since);
-    } else if (Date.now() >= deadline || tail.isStopped) {
-      // A node shutting down answers its long polls with what it has.
-      return emptyPage(since);
+      // A node shutting down answers its long polls with what it has; so does one whose client has gone.
+      if (Date.now() >= deadline || tail.isStopped || held?.signal.aborted === true) {
+        return held?.signal.reason === 'reclaimed' ? { ...emptyPage(since), retryAfter: waits.retryAfterSeconds } : emptyPage(since);
+      }
+      held ??= waits.hold();
+      // Over its share of long polls: answered as an ordinary poll would be, and asked to come back later.
+      if (held === undefined) return { ...emptyPage(since), retryAfter: waits.retryAfterSeconds };
+      // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.
+      await tail.waitFor([feed.key], head, deadline, { signal: held.signal });
     }
-    // Whatever is at `head` was not for this reader (another member's direct message): wait for something newer.
-    await tail.waitFor([feed.key], head, deadline);
+  } finally {
+    held?.release();
   }
 }
 
@@ -117,6 +131,7 @@ export function sendFeedAnswer(answer: FeedAnswer, ifNoneMatch: string | undefin
   response.setHeader('etag', answer.etag);
   response.setHeader('cache-control', 'private, no-cache');
   response.setHeader('vary', 'authorization, cookie');
+  if (answer.retryAfter !== undefined) response.setHeader('retry-after', String(answer.retryAfter));
   if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, answer.etag)) response.notModified();
   else response.sendJson(answer.json);
   return answer.page;

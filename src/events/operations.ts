@@ -26,7 +26,8 @@ export const listEventPage = defineOperation({
   errors: [401, 403, 404],
   readOnly: true,
   conditional: true,
-  handler: async ({ params, query, actor, ctx, ifNoneMatch, response }) => {
+  longPoll: true,
+  handler: async ({ params, query, actor, ctx, ifNoneMatch, response, waits }) => {
     const space = await ctx.spaces.get(params.slug);
     await requireRead(ctx.db.kysely, actor, space);
     const feed = {
@@ -34,7 +35,7 @@ export const listEventPage = defineOperation({
       select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug),
       keepsPages: true,
     };
-    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
   },
 });
 
@@ -53,10 +54,11 @@ export const listHostEventPage = defineOperation({
   errors: [401, 403],
   readOnly: true,
   conditional: true,
-  handler: async ({ query, actor, ctx, ifNoneMatch, response }) => {
+  longPoll: true,
+  handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
     const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q, keepsPages: true };
-    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
   },
 });
 

@@ -1,4 +1,4 @@
-import type { Server, ServerOptions } from 'node:http';
+import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
@@ -24,32 +24,6 @@ export function connectionOptions(
     },
     clientErrorHandler: answerClientError,
   };
-}
-
-/**
- * Caps open connections, in all and per peer address. A connection beyond a
- * cap is closed at once, before it can cost a parser or a buffer. Behind a
- * trusted reverse proxy every connection comes from the proxy, which must do
- * its own per-client limiting, so the per-address cap does not apply there.
- */
-export function limitConnections(server: Server, config: Config): void {
-  server.maxConnections = config.maxConnections;
-  if (config.trustProxy !== false) return;
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const peer = socket.remoteAddress ?? 'unknown';
-    const count = (open.get(peer) ?? 0) + 1;
-    if (count > config.maxConnectionsPerAddress) {
-      socket.destroy();
-      return;
-    }
-    open.set(peer, count);
-    socket.once('close', () => {
-      const left = (open.get(peer) ?? 1) - 1;
-      if (left === 0) open.delete(peer);
-      else open.set(peer, left);
-    });
-  });
 }
 
 /**

@@ -69,6 +69,17 @@ const CONDITIONAL_HEADERS = {
   'Cache-Control': { type: 'string', description: '`private, no-cache`: pages differ by reader, and are revalidated every time.' },
 };
 
+/** What a long poll's answer may carry (src/events/feed.ts, sendFeedAnswer; docs/http.md, "Sharing the server fairly"). */
+const LONG_POLL_HEADERS = {
+  'Retry-After': {
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. ' +
+      'The page is what an ordinary poll answers; wait this many seconds before polling again.',
+  },
+};
+
 const IF_NONE_MATCH = {
   type: 'object',
   properties: {
@@ -113,6 +124,10 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
   if (op.conditional) {
     response[op.success.status] = { ...(response[op.success.status] as object), headers: CONDITIONAL_HEADERS };
     response[304] = { description: 'The page named by `If-None-Match` is still current; no body.', type: 'null' };
+  }
+  if (op.longPoll) {
+    const success = response[op.success.status] as { headers?: object };
+    response[op.success.status] = { ...success, headers: { ...success.headers, ...LONG_POLL_HEADERS } };
   }
   for (const status of documentedErrors(op)) {
     response[status] = { description: ERROR_DESCRIPTIONS[status], $ref: 'Error#' };

@@ -9,12 +9,14 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../app-context.js';
 import { requestLogger } from '../logger.js';
 import type { Actor } from '../identity/actor.js';
-import type { AnyOperation, ResponseControl } from '../operations/operation.js';
+import { NO_WAITING, type AnyOperation, type ResponseControl, type WaitAllowance } from '../operations/operation.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import { findUnstorableText } from '../content/text.js';
 import { AtriumError, invalid } from '../shared/errors.js';
 import { authenticate } from './authenticate.js';
-import { connectionOptions, limitConnections } from './connections.js';
+import { connectionOptions } from './connections.js';
+import { shareConnections, type ConnectionShare } from './connection-share.js';
+import { LongPollBudget, waitAllowance } from './long-polls.js';
 import { trackAllowedMethods } from './methods.js';
 import { decimalIntegerCheck } from './url-integers.js';
 import { declaredCharset, MAX_JSON_DEPTH, nestsDeeperThan } from './json-limits.js';
@@ -27,8 +29,8 @@ import { IdempotencyKeys } from '../shared/idempotency-keys.js';
 export interface HttpServerOptions {
   operations: AnyOperation[];
   sharedSchemas: TSchema[];
-  /** Extra routes outside the API contract (the web app, /healthz). */
-  extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Extra routes outside the API contract (the web app, /healthz, MCP); `waits` is what a request there may hold while it waits. */
+  extraRoutes?: (app: FastifyInstance, waits: WaitAllowances) => void | Promise<void>;
 }
 
 /**
@@ -49,7 +51,14 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     ...connectionOptions(ctx.config),
   });
-  limitConnections(app.server as unknown as Server, ctx.config);
+  const connections = shareConnections(app.server as unknown as Server, {
+    maxConnections: ctx.config.maxConnections,
+    // Behind a trusted proxy every connection is the proxy's: clients are told apart by the forwarded address, per request.
+    maxPerClient: ctx.config.trustProxy === false ? ctx.config.maxConnectionsPerAddress : undefined,
+  });
+  const longPolls = new LongPollBudget(ctx.config.longPolls);
+  const waits: WaitAllowances = (request, reply, actor) => waitAllowance(request, reply, actor, longPolls, connections);
+  recordSharing(ctx, connections, longPolls);
 
   const allowedMethods = trackAllowedMethods(app);
   app.setValidatorCompiler(createValidatorCompiler(opts.sharedSchemas));
@@ -119,8 +128,8 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   });
 
   const idempotencyKeys = new IdempotencyKeys(ctx.db.kysely, ctx.clock);
-  for (const op of opts.operations) registerOperation(app, ctx, op, idempotencyKeys);
-  await opts.extraRoutes?.(app);
+  for (const op of opts.operations) registerOperation(app, ctx, op, idempotencyKeys, waits);
+  await opts.extraRoutes?.(app, waits);
   return app;
 }
 
@@ -153,18 +162,41 @@ function describeBytes(bytes: number): string {
 /** The Actor each request authenticated as, set before its body is read. */
 const actors = new WeakMap<FastifyRequest, Actor>();
 
-function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation, idempotencyKeys: IdempotencyKeys): void {
+/** What a request may hold open while it waits (long polls), given who is calling. */
+export type WaitAllowances = (request: FastifyRequest, reply: FastifyReply, actor: Actor) => WaitAllowance;
+
+/** What an operator sees of the sharing (docs/operations.md). */
+function recordSharing(ctx: AppContext, connections: ConnectionShare, longPolls: LongPollBudget): void {
+  ctx.metrics.gauge('atrium_http_connections', 'Client connections open on this node, counted against ATRIUM_MAX_CONNECTIONS.', () => connections.open);
+  ctx.metrics.counter(
+    'atrium_http_connections_turned_away_total',
+    'Connections this node refused (a client at its own cap, or no one holding more than the newcomer) or took back for another client (idle, or a long poll answered early).',
+    () => Object.entries(connections.tally).map(([outcome, count]) => [{ outcome }, count]),
+    ['outcome'],
+  );
+  ctx.metrics.gauge('atrium_long_polls_held', 'Long polls held open on this node, counted against ATRIUM_MAX_LONG_POLLS.', () => longPolls.count);
+  ctx.metrics.counter(
+    'atrium_long_polls_unheld_total',
+    'Long polls answered at once with Retry-After because a share was spent: of the whole node, of one address, or of one member.',
+    () => Object.entries(longPolls.refused).map(([share, count]) => [{ share }, count]),
+    ['share'],
+  );
+}
+
+function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation, idempotencyKeys: IdempotencyKeys, waits: WaitAllowances): void {
   const checkUrlIntegers = decimalIntegerCheck(op);
   const input = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
     const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
+    const actor = actors.get(request)!;
     return {
       params: request.params as never,
       query: request.query as never,
       body: (op.body ? request.body : undefined) as never,
-      actor: actors.get(request)!,
+      actor,
       ctx,
       response: responseControl(reply, ctx.config.baseUrl, answer),
       clientAddress: request.ip,
+      waits: op.longPoll ? waits(request, reply, actor) : NO_WAITING,
       ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}),
     };
   };

@@ -24,8 +24,9 @@ export const listInboxEvents = defineOperation({
   errors: [401, 403],
   readOnly: true,
   conditional: true,
-  handler: async ({ query, actor, ctx, ifNoneMatch, response }) =>
-    sendFeedAnswer(await readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query)), ifNoneMatch, response),
+  longPoll: true,
+  handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) =>
+    sendFeedAnswer(await readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query), waits), ifNoneMatch, response),
 });
 
 const InboxReadSchema = Type.Object(

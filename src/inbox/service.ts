@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { readFeed, type EventQuery, type FeedAnswer, type FeedRead } from '../events/feed.js';
 import { feedKeys, type EventTail } from '../events/tail.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
+import type { WaitAllowance } from '../operations/operation.js';
 import { isOwnerOrHost, requireActiveMember } from '../roles/authority.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
@@ -14,7 +15,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
  * filtered by the caller's current read access to each event's Space, checked on
  * every read, so losing access to an invite Space hides its mentions at once.
  */
-export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, actor: Actor, read: FeedRead): Promise<FeedAnswer> {
+export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, actor: Actor, read: FeedRead, waits: WaitAllowance): Promise<FeedAnswer> {
   const me = requireActiveMember(actor);
   const feed = {
     key: feedKeys.inbox(me.member.handle),
@@ -36,7 +37,7 @@ export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, act
     // A page follows the reader's access to each Space, which can change without a new event in this feed.
     keepsPages: false,
   };
-  return readFeed(db, tail, feed, read, actor);
+  return readFeed(db, tail, feed, read, actor, waits);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { actorFor } from '../http/authenticate.js';
 import type { MemberActor } from '../identity/actor.js';
-import type { ResponseControl } from '../operations/operation.js';
+import type { ResponseControl, WaitAllowance } from '../operations/operation.js';
 import { AtriumError } from '../shared/errors.js';
 import { envelope } from './envelope.js';
 import type { BoundTool } from './tools.js';
@@ -17,6 +17,8 @@ export interface ToolCaller {
   /** The member the request's bearer credential resolved to. */
   member: MemberActor;
   clientAddress: string;
+  /** What a tool call may hold open while it waits (a feed read with `wait`): the same share as REST's. */
+  waits: WaitAllowance;
   log: FastifyBaseLogger;
   /** The JSON REST would send for a value under a response schema: only the declared fields. */
   serialize(schema: TSchema, value: unknown): unknown;
@@ -56,6 +58,7 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
       ctx,
       response,
       clientAddress: caller.clientAddress,
+      waits: caller.waits,
     });
     caller.log.info({ tool: op.name, member: caller.member.member.handle, status }, 'mcp tool call');
     const meta = { [STATUS_META]: status };

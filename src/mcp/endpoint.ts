@@ -4,11 +4,11 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@model
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import type { ChecksOwnTextConfig } from '../http/server.js';
+import type { ChecksOwnTextConfig, WaitAllowances } from '../http/server.js';
 import { presentedCredential } from '../http/authenticate.js';
 import type { MemberActor } from '../identity/actor.js';
 import { resolveCredential } from '../identity/credentials.js';
-import type { AnyOperation } from '../operations/operation.js';
+import type { AnyOperation, WaitAllowance } from '../operations/operation.js';
 import { AtriumError, forbidden } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { callTool } from './call.js';
@@ -32,7 +32,7 @@ const INSTRUCTIONS =
 export function registerMcpEndpoint(
   app: FastifyInstance,
   ctx: AppContext,
-  opts: { operations: AnyOperation[]; sharedSchemas: TSchema[] },
+  opts: { operations: AnyOperation[]; sharedSchemas: TSchema[]; waits: WaitAllowances },
 ): void {
   const toolset = buildToolset(opts.operations, opts.sharedSchemas);
   const callers = new WeakMap<FastifyRequest, MemberActor>();
@@ -64,7 +64,8 @@ export function registerMcpEndpoint(
       if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the request body must be a JSON-RPC message'));
       const batchRefusal = refuseBatch(request, ctx.config.mcpMaxBatch);
       if (batchRefusal) return reply.code(400).send(jsonRpcError(-32600, batchRefusal));
-      await serve(request, reply, callers.get(request)!, toolset, ctx);
+      const member = callers.get(request)!;
+      await serve(request, reply, member, toolset, ctx, opts.waits(request, reply, member));
       return reply;
     },
   });
@@ -133,7 +134,7 @@ function refuseBatch(request: FastifyRequest, maxBatch: number): string | undefi
 
 const BATCHING_VERSION = '2025-03-26';
 
-async function serve(request: FastifyRequest, reply: FastifyReply, member: MemberActor, toolset: Toolset, ctx: AppContext): Promise<void> {
+async function serve(request: FastifyRequest, reply: FastifyReply, member: MemberActor, toolset: Toolset, ctx: AppContext, waits: WaitAllowance): Promise<void> {
   const server = new Server({ name: 'atrium', title: 'Atrium', version: PROTOCOL }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolset.tools }));
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
@@ -146,6 +147,7 @@ async function serve(request: FastifyRequest, reply: FastifyReply, member: Membe
       {
         member,
         clientAddress: request.ip,
+        waits,
         log: request.log,
         // Fastify's own serializer for the schema, with the shared schemas: the same JSON the REST route sends.
         serialize: (schema, value) => JSON.parse(reply.compileSerializationSchema(schema)(value as Record<string, unknown>)) as unknown,

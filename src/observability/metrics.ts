@@ -21,6 +21,8 @@ export interface Metrics {
   webhookCancelled(count: number): void;
   /** A value read at scrape time; with `labels`, one value per label set. */
   gauge(name: string, help: string, read: () => GaugeReading | Promise<GaugeReading>, labels?: string[]): void;
+  /** A count kept elsewhere that only ever grows (a counter), read at scrape time. */
+  counter(name: string, help: string, read: () => GaugeReading, labels?: string[]): void;
 }
 
 type GaugeReading = number | Array<[Record<string, string>, number]>;
@@ -33,6 +35,7 @@ const NONE: Metrics = {
   webhookAttempt: () => undefined,
   webhookCancelled: () => undefined,
   gauge: () => undefined,
+  counter: () => undefined,
 };
 
 export function createMetrics(enabled: boolean): Metrics {
@@ -94,6 +97,20 @@ export function createMetrics(enabled: boolean): Metrics {
           }
           this.reset();
           for (const [labels, v] of value) (this as unknown as Gauge<string>).set(labels, v);
+        },
+      });
+    },
+    counter: (name, help, read, labels = []) => {
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        labelNames: labels,
+        collect() {
+          const value = read();
+          this.reset();
+          if (typeof value === 'number') this.inc(value);
+          else for (const [labels, v] of value) (this as unknown as Counter<string>).inc(labels, v);
         },
       });
     },

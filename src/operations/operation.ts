@@ -40,6 +40,35 @@ export interface ResponseControl {
   notModified(): void;
 }
 
+/**
+ * What the edge lets one request hold while it waits (a long poll): the host
+ * shares its connections out fairly (docs/http.md, "Sharing the server fairly").
+ */
+export interface WaitAllowance {
+  /**
+   * Holds the request open to wait. Undefined when the caller already holds
+   * its share of long polls, or long polls all the host gives them: answer at
+   * once, as an ordinary read would, and ask the client to come back after
+   * `retryAfterSeconds`.
+   */
+  hold(): HeldWait | undefined;
+  readonly retryAfterSeconds: number;
+}
+
+export interface HeldWait {
+  /**
+   * Aborted when waiting should end at once: the client has gone (`gone`), or
+   * the host needs the connection for another client (`reclaimed`: answer what
+   * there is, with `Retry-After`).
+   */
+  readonly signal: AbortSignal;
+  /** Gives the hold back; call it however the wait ended. */
+  release(): void;
+}
+
+/** What a request of an operation that never waits is given: nothing to hold. */
+export const NO_WAITING: WaitAllowance = { hold: () => undefined, retryAfterSeconds: 0 };
+
 export interface OperationInput<P, Q, B> {
   params: P;
   query: Q;
@@ -49,6 +78,8 @@ export interface OperationInput<P, Q, B> {
   response: ResponseControl;
   /** The caller's network address, for per-client rate limits. */
   clientAddress: string;
+  /** What this request may hold open while it waits for something (long polls). */
+  waits: WaitAllowance;
   /** `If-None-Match` as sent, for `conditional` operations over HTTP; never set over MCP. */
   ifNoneMatch?: string;
 }
@@ -102,6 +133,13 @@ export interface Operation<
    * with no body (feeds: a reader re-polling what it already holds).
    */
   conditional?: true;
+  /**
+   * Takes `wait` and may hold the request open until something happens (a
+   * long poll). Such a request counts against the host's long-poll shares
+   * (docs/http.md, "Sharing the server fairly"); one over them is answered at once with
+   * `Retry-After`, which the contract declares on the success response.
+   */
+  longPoll?: true;
   /** Documented error statuses; 422 is added wherever there is input to validate. */
   errors: ErrorStatus[];
   readOnly?: boolean;

@@ -18,7 +18,37 @@ const KEEP = 500;
 type Page = { events: Event[]; cursor: number };
 /** Where a read starts: the newest events as of now, or those after a cursor (waiting up to `wait` seconds for one). */
 type From = { newest: number } | { since: number; wait: number };
-type Fetch = (from: From, signal: AbortSignal) => Promise<Page>;
+/** A page, and how many seconds the host asked us to wait before the next poll (it did not hold this one). */
+type Read = { page: Page; retryAfter: number | undefined };
+type Fetch = (from: From, signal: AbortSignal) => Promise<Read>;
+
+/** Reads one feed page with `call`, keeping the answer's `Retry-After`. */
+async function readPage(request: Promise<{ data?: Page; error?: unknown; response: Response }>): Promise<Read> {
+  let response: Response | undefined;
+  const page = await call(
+    request.then((result) => {
+      response = result.response;
+      return result;
+    }),
+  );
+  const header = response?.headers.get('retry-after') ?? '';
+  return { page, retryAfter: /^\d+$/.test(header) ? Number(header) : undefined };
+}
+
+/** Resolves after `ms`, or at once when the follower stops. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
 
 export interface Followed {
   /** The newest events read so far, oldest first (at most KEEP). */
@@ -50,12 +80,12 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
     setState(EMPTY);
     void (async () => {
       let since: number | null = null;
-      let pause = 1000;
+      let backoff = 1000;
       while (!abort.signal.aborted) {
         try {
           const from: From = since === null ? { newest: KEEP } : { since, wait: WAIT_SECONDS };
-          const page = await latest.current.fetchPage(from, abort.signal);
-          pause = 1000;
+          const { page, retryAfter } = await latest.current.fetchPage(from, abort.signal);
+          backoff = 1000;
           // The first page is announced too: what is on screen was read around the same
           // moment, and an event that committed in between must refresh it.
           if (page.events.length > 0) latest.current.onNew(page.events);
@@ -65,13 +95,15 @@ function useFollow(key: string | null, fetchPage: Fetch, onNew: (events: Event[]
           since = page.cursor;
           if (page.events.length > 0) kept = [...kept, ...page.events].slice(-KEEP);
           setState({ events: kept, caughtUp: true, fromStart, error: null });
+          // The host did not hold this poll (this browser already holds its share of long polls): ask again when it says.
+          if (retryAfter !== undefined) await pause(retryAfter * 1000, abort.signal);
         } catch (err) {
           if (abort.signal.aborted) return;
           const apiError = err instanceof ApiError ? err : new ApiError(0, String(err));
           setState({ events: kept, caughtUp: since !== null, fromStart, error: apiError });
           if (apiError.status >= 400 && apiError.status < 500 && apiError.status !== 429) return;
-          await new Promise((resolve) => setTimeout(resolve, pause));
-          pause = Math.min(pause * 2, 30_000);
+          await pause(backoff, abort.signal);
+          backoff = Math.min(backoff * 2, 30_000);
         }
       }
     })();
@@ -92,7 +124,7 @@ export function SpaceFeedProvider({ slug, children }: { slug: string; children: 
   const queries = useQueryClient();
   const followed = useFollow(
     `space:${slug}`,
-    (from, signal) => call(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { ...from, limit: KEEP } }, signal })),
+    (from, signal) => readPage(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { ...from, limit: KEEP } }, signal })),
     (events) => {
       void queries.invalidateQueries({ queryKey: ['space', slug] });
       if (events.some((e) => e.type.startsWith('space_'))) void queries.invalidateQueries({ queryKey: ['spaces'] });
@@ -116,7 +148,7 @@ export function InboxFeedProvider({ member, children }: { member: string | null;
   const queries = useQueryClient();
   const followed = useFollow(
     member === null ? null : `inbox:${member}`,
-    (from, signal) => call(client.GET('/v0/me/inbox-events', { params: { query: { ...from, limit: KEEP } }, signal })),
+    (from, signal) => readPage(client.GET('/v0/me/inbox-events', { params: { query: { ...from, limit: KEEP } }, signal })),
     () => void queries.invalidateQueries({ queryKey: ['inbox'] }),
   );
   return <InboxFeedContext.Provider value={followed}>{children}</InboxFeedContext.Provider>;

@@ -80,6 +80,8 @@ export interface CallInput {
 export interface CallResult<T> {
   status: number;
   body: T;
+  /** The answer's `Retry-After` in seconds, when it has one (a long poll the host did not hold). */
+  retryAfter?: number;
 }
 
 /** The names of an operation's path parameters, in order. */
@@ -154,7 +156,8 @@ export async function callOperation<T = any>(target: Target, name: string, input
     const hint = res.status === 403 && /signed-in session/.test(text) && !/atrium sign-in/.test(text) ? '; run "atrium sign-in" first' : '';
     throw new ApiError(res.status, text + hint);
   }
-  return { status: res.status, body: parsed as T };
+  const retryAfter = /^\d+$/.test(res.headers.get('retry-after') ?? '') ? Number(res.headers.get('retry-after')) : undefined;
+  return { status: res.status, body: parsed as T, ...(retryAfter !== undefined ? { retryAfter } : {}) };
 }
 
 /**

@@ -103,7 +103,8 @@ export interface FeedSource {
  * empty page keeps `since`, protocol: Cursors and paging). Each request is a
  * long poll (`wait`): the host answers as soon as an event of the feed
  * commits, so a tail shows it at once and asks again only when something
- * came or the wait ran out. With `--newest`, it starts from the newest events
+ * came or the wait ran out; an answer with `Retry-After` (a poll the host
+ * did not hold) is followed by that pause. With `--newest`, it starts from the newest events
  * rather than from `--since`. Lost connections and server errors are retried
  * with a growing pause, since a tail should outlive a restart; any other
  * refusal ends it.
@@ -128,9 +129,10 @@ export async function followFeed(
   try {
     while (!stopped.signal.aborted) {
       let page: FeedPage;
+      let comeBackAfter: number | undefined;
       try {
         const query = first ? { newest: opts.newest } : { since: cursor, limit: opts.limit, wait: LONG_POLL_SECONDS };
-        page = (await callOperation<FeedPage>(target, name, { params, query, signal: stopped.signal })).body;
+        ({ body: page, retryAfter: comeBackAfter } = await callOperation<FeedPage>(target, name, { params, query, signal: stopped.signal }));
         first = false;
         failures = 0;
       } catch (err) {
@@ -145,7 +147,9 @@ export async function followFeed(
       }
       for (const e of page.events) process.stdout.write(opts.json ? `${JSON.stringify(e)}\n` : `${line(e)}\n`);
       cursor = page.cursor;
-      if (page.events.length === 0 && opts.interval > 0) await pause(opts.interval);
+      // The host did not hold the poll (this client holds its share of long polls already): it says when to ask again.
+      if (comeBackAfter !== undefined) await pause(comeBackAfter);
+      else if (page.events.length === 0 && opts.interval > 0) await pause(opts.interval);
     }
   } finally {
     release();

@@ -1,0 +1,101 @@
+import http from 'node:http';
+import net from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/**
+ * A storm of clients, run in a worker thread so that it does not share the
+ * server's event loop (test/http-fairness.test.ts): from each address, long
+ * polls that never come back of themselves, and idle sockets that send part of
+ * a request line and nothing more, reconnecting whenever the server closes
+ * them. Told `stop`, it closes everything and reports how each long poll ended.
+ */
+export interface StormPlan {
+  port: number;
+  addresses: string[];
+  /** Path of each long poll (with `since` at the head and `wait`). */
+  pollPath: string;
+  pollsPerAddress: number;
+  idlePerAddress: number;
+  /** Reconnections in all before the storm stops renewing its idle sockets (bounds the work of a test). */
+  maxReconnects: number;
+}
+
+export interface StormReport {
+  /** Long polls answered with events (held until woken, or read after the events committed). */
+  withEvents: number;
+  /** Long polls answered at once: an empty page with `Retry-After: 5`. */
+  toldToComeBack: number;
+  /** Other answers (an empty page without `Retry-After`, another status). */
+  otherAnswers: number;
+  /** Long polls whose connection was refused or closed before an answer. */
+  refused: number;
+  /** Long polls still open when the storm stopped. */
+  open: number;
+  reconnects: number;
+}
+
+const plan = workerData as StormPlan;
+const idle = new Set<net.Socket>();
+const polls = new Set<http.ClientRequest>();
+const report: StormReport = { withEvents: 0, toldToComeBack: 0, otherAnswers: 0, refused: 0, open: 0, reconnects: 0 };
+let stopping = false;
+
+function idleSocket(from: string): void {
+  const socket = net.connect({ host: '127.0.0.1', port: plan.port, localAddress: from });
+  idle.add(socket);
+  socket.on('error', () => undefined);
+  // Part of a request line: the server sees the connection even when the handshake's last
+  // packet was dropped (a flood makes the kernel answer with SYN cookies), and it stays idle.
+  socket.once('connect', () => socket.write('GET /v0 HTTP/1.1\r\n'));
+  socket.once('close', () => {
+    idle.delete(socket);
+    if (!stopping && report.reconnects < plan.maxReconnects) {
+      report.reconnects += 1;
+      idleSocket(from);
+    }
+  });
+}
+
+function longPoll(from: string): void {
+  const request = http.request({ host: '127.0.0.1', port: plan.port, localAddress: from, path: plan.pollPath, agent: false });
+  polls.add(request);
+  const settle = (outcome: keyof Omit<StormReport, 'open' | 'reconnects'>) => {
+    if (!polls.delete(request)) return;
+    report[outcome] += 1;
+  };
+  request.once('response', (res) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.once('end', () => {
+      try {
+        const page = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: unknown[] };
+        if (res.statusCode === 200 && page.events.length > 0) settle('withEvents');
+        else if (res.statusCode === 200 && res.headers['retry-after'] === '5') settle('toldToComeBack');
+        else settle('otherAnswers');
+      } catch {
+        settle('otherAnswers');
+      }
+    });
+    res.once('error', () => settle('refused'));
+  });
+  request.once('error', () => settle('refused'));
+  request.end();
+}
+
+for (const from of plan.addresses) {
+  for (let i = 0; i < plan.pollsPerAddress; i++) longPoll(from);
+  for (let i = 0; i < plan.idlePerAddress; i++) idleSocket(from);
+}
+
+parentPort!.on('message', (message: string) => {
+  if (message === 'report') {
+    parentPort!.postMessage({ ...report, open: polls.size });
+    return;
+  }
+  if (message !== 'stop') return;
+  stopping = true;
+  const final = { ...report, open: polls.size };
+  for (const socket of idle) socket.destroy();
+  for (const request of polls) request.destroy();
+  parentPort!.postMessage(final);
+});
