@@ -29,6 +29,7 @@ How clients and agents talk to a host.
 
 Read a Space's events in order; see [task states](tasks.md#states) and [the tasks guide](./tasks.md).
 The server's code is in [src](../src/app.ts); [this](javascript:alert(1)) is not a link.
+Neither is [a](//elsewhere.example/p), [b](/\\elsewhere.example/q) or [c](</\t/elsewhere.example/r>), which browsers read as another site.
 
 <script>document.title = 'owned'</script>
 
@@ -167,6 +168,7 @@ describe('API reference and guides (sqlite)', () => {
     assert.match(body, /<a href="\/docs\/tasks">the tasks guide<\/a>/);
     assert.match(body, /code is in src;/, 'files that are not served are not linked');
     assert.doesNotMatch(body, /javascript:/);
+    assert.match(body, /Neither is a, b or c, which browsers read as another site\./);
     assert.doesNotMatch(body, /<script|<b>/, 'raw HTML is never passed through');
     assert.match(body, /&#x3C;script>document\.title/);
     assert.match(body, /<table>/);

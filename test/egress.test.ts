@@ -56,6 +56,12 @@ describe('egress address policy', () => {
     ['2002:7f00:1::1', /6to4/],
     ['2001:0:4136:e378:8000:63bf:80ff:fffe', /Teredo/],
     ['2001:db8::1', /reserved/],
+    // IPv4-compatible (::/96), in hex and in the dotted notation Node's resolver prints them in.
+    ['::a9fe:a9fe', /IPv4-compatible/],
+    ['::7f00:1', /IPv4-compatible/],
+    ['::808:808', /IPv4-compatible/],
+    ['::8.8.8.8', /IPv4-compatible/],
+    ['::169.254.169.254', /IPv4-compatible/],
   ];
   for (const [address, reason] of refused) {
     it(`refuses ${address}`, () => {
@@ -76,6 +82,15 @@ describe('egress address policy', () => {
     assert.deepEqual(judgeAddress('::ffff:127.0.0.1', loopbackAllowed), { allowed: true, allowListed: true });
     assert.deepEqual(judgeAddress('::1', loopbackAllowed), { allowed: true, allowListed: true });
     assert.equal(judgeAddress('10.0.0.1', loopbackAllowed).allowed, false);
+  });
+
+  it('judges an IPv4-compatible address as the IPv6 address it is, never as the IPv4 one it carries', () => {
+    for (const address of ['::7f00:1', '::127.0.0.1']) {
+      assert.deepEqual(judgeAddress(address, loopbackAllowed), { allowed: false, reason: `${address} is not a public address (IPv4-compatible)` });
+    }
+    assert.deepEqual(judgeAddress('::127.0.0.1', addressPolicy(['::7f00:0/104'])), { allowed: true, allowListed: true });
+    assert.deepEqual(judgeAddress('::', publicOnly), { allowed: false, reason: ':: is not a public address (unspecified)' });
+    assert.deepEqual(judgeAddress('::1', publicOnly), { allowed: false, reason: '::1 is not a public address (loopback)' });
   });
 
   it('names a malformed allow-list entry, and a server does not start with one', () => {
@@ -108,6 +123,14 @@ describe('egress targets', () => {
     assert.match(await refusal(resolveTarget(parseTargetUrl('https://[::ffff:127.0.0.1]/'), publicOnly, never)), /loopback/);
     assert.match(await refusal(resolveTarget(parseTargetUrl('https://0x7f000001/'), publicOnly, never)), /127\.0\.0\.1 is not a public address/);
     assert.equal((await resolveTarget(parseTargetUrl('https://[2606:4700:4700::1111]/'), publicOnly, never)).family, 6);
+    assert.match(await refusal(resolveTarget(parseTargetUrl('https://[::a9fe:a9fe]/'), publicOnly, never)), /::a9fe:a9fe is not a public address \(IPv4-compatible\)/);
+    assert.match(await refusal(resolveTarget(parseTargetUrl('https://[::8.8.8.8]/'), publicOnly, never)), /::808:808 is not a public address \(IPv4-compatible\)/);
+  });
+
+  it('refuses a name whose AAAA answer is IPv4-compatible, as the resolver prints it', async () => {
+    // Node prints ::808:808 from DNS as `::8.8.8.8`, the notation ipaddr.js alone would read as ::ffff:8.8.8.8.
+    const resolver = resolverOf({ 'compatible.test': ['93.184.215.14', '::8.8.8.8'] });
+    assert.match(await refusal(resolveTarget(parseTargetUrl('https://compatible.test/hook'), publicOnly, resolver)), /::8\.8\.8\.8 is not a public address \(IPv4-compatible\)/);
   });
 
   it('accepts http only when every address is allow-listed', async () => {

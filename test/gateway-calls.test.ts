@@ -222,6 +222,23 @@ for (const backend of gatewayBackends()) {
       }
     });
 
+    it('refuses an IPv4-compatible destination (::/96) though the IPv4 address it carries is allow-listed: 403 address_denied', async () => {
+      const origin = `http://[::7f00:1]:${new URL(upstream.origin).port}`;
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream, { origins: [origin] })], env: { PROVIDER_KEY: SECRET } });
+      try {
+        const before = upstream.received.length;
+        const issued = await gw.issue(ticketRequest(`${origin}/v1/inside`));
+        assert.equal(issued.status, 201, JSON.stringify(issued.body));
+        const result = await gw.call(issued.body.ticket);
+        assert.equal(result.status, 403);
+        assert.equal(result.body.code, 'address_denied');
+        assert.equal(result.body.detail, '::7f00:1 is not a public address (IPv4-compatible)');
+        assert.equal(upstream.received.length, before);
+      } finally {
+        await gw.stop();
+      }
+    });
+
     it('refuses an expired ticket with 401 ticket_expired, recorded as denied; nothing sent', async () => {
       let now = new Date('2026-05-01T12:00:00Z');
       const gw = await startGateway({ backend, inProcess: true, now: () => now, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET } });

@@ -180,6 +180,45 @@ for (const backend of backends()) {
         assert.equal(me.body.email_verified, true);
       });
 
+      it('answers the token in the body unless the client asks for the cookie alone (session_token)', async () => {
+        await addHuman('ivo');
+        const sessionCookie = (res: { headers: Headers }) => /^atrium_session=([^;]+);/.exec(res.headers.getSetCookie().find((c) => c.startsWith('atrium_session=')) ?? '')?.[1];
+
+        // Without the field, and with `body`: the documented {token, member, expires_ts}, and the cookie.
+        for (const choice of [{}, { session_token: 'body' }]) {
+          const mail = await requestCode('ivo@example.test');
+          const res = await server.request('POST', '/v0/sign-in/verify', { body: { email: 'ivo@example.test', code: mail.code, ...choice } });
+          assert.equal(res.status, 200, JSON.stringify(choice));
+          assert.deepEqual(Object.keys(res.body).sort(), ['expires_ts', 'member', 'token']);
+          assert.match(res.body.token, /^st_atrium_/);
+          assert.equal(sessionCookie(res), res.body.token);
+        }
+
+        // `cookie`: the session lives only in the HttpOnly cookie; the answer never carries it.
+        const mail = await requestCode('ivo@example.test');
+        const res = await server.request('POST', '/v0/sign-in/verify', { body: { email: 'ivo@example.test', code: mail.code, session_token: 'cookie' } });
+        assert.equal(res.status, 200);
+        assert.deepEqual(Object.keys(res.body).sort(), ['expires_ts', 'member']);
+        assert.equal(res.body.member.handle, 'ivo');
+        assert.equal(res.body.expires_ts, new Date(clock.now().getTime() + 30 * 24 * 3600 * 1000).toISOString());
+        const token = sessionCookie(res);
+        assert.match(token ?? '', /^st_atrium_/);
+        assert.ok(!JSON.stringify(res.body).includes(token!), 'the token is not in the answer');
+        const me = await server.request('GET', '/v0/me', { headers: cookieOf(token!) });
+        assert.equal(me.status, 200);
+        assert.equal(me.body.handle, 'ivo');
+
+        // Any other choice is a 422 naming the field, before the code is looked at: it stays usable.
+        const next = await requestCode('ivo@example.test');
+        const sessions = await count(server, 'sessions');
+        const refused = await server.request('POST', '/v0/sign-in/verify', { body: { email: 'ivo@example.test', code: next.code, session_token: 'header' } });
+        assert.equal(refused.status, 422);
+        assert.match(refused.body.detail, /session_token must be one of: body, cookie/);
+        assert.equal(refused.headers.getSetCookie().length, 0);
+        assert.equal(await count(server, 'sessions'), sessions);
+        assert.equal((await verify('ivo@example.test', next.code)).status, 200);
+      });
+
       it('answers an unknown or suspended address exactly like a known one and mails nothing', async () => {
         await addHuman('hugo');
         await server.app.ctx.db.kysely.updateTable('members').set({ status: 'suspended' }).where('handle', '=', 'hugo').execute();

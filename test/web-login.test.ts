@@ -100,8 +100,20 @@ describe('web app with atrium login (sqlite)', () => {
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByLabel('Sign-in code').waitFor();
     await page.getByLabel('Sign-in code').fill((await mailTo(mails, 'gus@example.test')).code);
+    const verified = page.waitForResponse((r) => new URL(r.url()).pathname === '/v0/sign-in/verify');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((u) => u.pathname === new URL(url!).pathname);
+
+    // The page asks for the cookie alone and is never handed the token: the HttpOnly cookie is the session.
+    const answer = await verified;
+    assert.equal(answer.status(), 200);
+    const signedIn = (await answer.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(signedIn).sort(), ['expires_ts', 'member']);
+    assert.equal((answer.request().postDataJSON() as { session_token?: string }).session_token, 'cookie');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'atrium_session');
+    assert.ok(cookie?.httpOnly, 'the session is an HttpOnly cookie');
+    assert.ok(!(await answer.text()).includes(cookie.value), 'the answer does not carry the token');
+    assert.doesNotMatch(await page.evaluate<string>('document.cookie'), /atrium_session/);
 
     // The human compares the codes, confirms and approves.
     await page.getByRole('heading', { level: 1, name: 'Approve a command-line client?' }).waitFor();

@@ -277,5 +277,43 @@ for (const backend of backends()) {
       await link.click();
       assert.equal(await page.evaluate('window.__pwned'), undefined);
     });
+
+    it('opens every link that leaves the site as external, protocol-relative ones included', async () => {
+      const id = await seedResource(
+        'garden',
+        'Far and near',
+        [
+          '[the resources](/spaces/garden/resources) and [a heading](#top)',
+          '',
+          '[protocol-relative](//elsewhere.example/p) and [spelled out](&#47;&#47;elsewhere.example/q)',
+          '',
+          '[by reference][far] and [absolute](https://elsewhere.example/r)',
+          '',
+          '[backslash](/\\elsewhere.example/s)',
+          '',
+          '[far]: //elsewhere.example/ref',
+          '',
+        ].join('\n'),
+      );
+      const page = await app.pages.open({ session: bob.session });
+      await page.goto(`/spaces/garden/resources/${id}`);
+      await heading(page, 'Far and near').waitFor();
+      const body = page.locator('.resource-body');
+      await body.getByRole('link', { name: 'backslash' }).waitFor();
+      // Where the browser itself would go, against how the link is marked.
+      const links = await body.locator('a').evaluateAll((anchors) =>
+        anchors.map((a) => {
+          const link = a as unknown as { textContent: string; href: string; target: string; rel: string };
+          return { name: link.textContent, href: link.href, target: link.target, rel: link.rel };
+        }),
+      );
+      const origin = new URL(page.url()).origin;
+      const external = links.filter((l) => new URL(l.href).origin !== origin).map((l) => l.name);
+      assert.deepEqual(external, ['protocol-relative', 'spelled out', 'by reference', 'absolute']);
+      for (const link of links) {
+        if (external.includes(link.name)) assert.deepEqual([link.target, link.rel], ['_blank', 'noreferrer noopener nofollow'], link.name);
+        else assert.deepEqual([link.target, link.rel], ['', ''], link.name);
+      }
+    });
   });
 }

@@ -58,6 +58,8 @@ for (const backend of backends()) {
         ['https://169.254.169.254/latest', /link-local/],
         ['http://[::1]:9/hook', /::1 is not a public address \(loopback\)/],
         ['https://[::ffff:192.168.1.1]/hook', /private network/],
+        ['https://[::a9fe:a9fe]/latest', /::a9fe:a9fe is not a public address \(IPv4-compatible\)/],
+        ['https://[::7f00:1]/hook', /::7f00:1 is not a public address \(IPv4-compatible\)/],
         ['ftp://127.0.0.1/hook', /must use https, not ftp/],
         ['https://user:secret@127.0.0.1/hook', /user name or password/],
         ['/relative', /not an absolute URL/],

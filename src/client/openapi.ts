@@ -537,7 +537,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a mailed code
-         * @description Starts a session: answers the token and sets the `atrium_session` cookie (HttpOnly, SameSite=Lax). Marks the address verified. 401 for a wrong, used, burned, replaced or expired code.
+         * @description Starts a session: answers the token and sets the `atrium_session` cookie (HttpOnly, SameSite=Lax). With `session_token: "cookie"` (a browser page) the answer leaves the token out and the session lives only in the cookie. Marks the address verified. 401 for a wrong, used, burned, replaced or expired code.
          */
         post: operations["verify_sign_in"];
         delete?: never;
@@ -4824,6 +4824,12 @@ export interface operations {
                     email: string;
                     /** @description The code from the mail; case, spaces and dashes do not matter */
                     code: string;
+                    /**
+                     * @description Where the session token goes. `body` (the default, for API and CLI clients): in the answer as `token`, and in the `atrium_session` cookie. `cookie` (for a browser page): only in the HttpOnly cookie, so the page never holds the token.
+                     * @default body
+                     * @enum {string}
+                     */
+                    session_token?: "body" | "cookie";
                 };
             };
         };
@@ -4835,8 +4841,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Session token (`st_atrium_…`); also set as the `atrium_session` cookie */
-                        token: string;
+                        /** @description Session token (`st_atrium_…`); also set as the `atrium_session` cookie. Left out when the request asked for `session_token: "cookie"` */
+                        token?: string;
                         member: components["schemas"]["Member"];
                         /**
                          * Format: date-time

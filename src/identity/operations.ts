@@ -115,6 +115,7 @@ export const verifySignIn = defineOperation({
   summary: 'Sign in with a mailed code',
   description:
     'Starts a session: answers the token and sets the `atrium_session` cookie (HttpOnly, SameSite=Lax). ' +
+    'With `session_token: "cookie"` (a browser page) the answer leaves the token out and the session lives only in the cookie. ' +
     'Marks the address verified. 401 for a wrong, used, burned, replaced or expired code.',
   auth: ANYONE,
   body: SignInVerifyBody,
@@ -134,11 +135,11 @@ export const verifySignIn = defineOperation({
     }
     if (outcome.kind === 'suspended') throw forbidden(`member ${outcome.handle} is suspended`);
     response.setSessionCookie(outcome.session.token, outcome.session.expires);
-    return {
-      token: outcome.session.token,
-      member: memberView(outcome.member, ctx.config.baseUrl, { private: true }),
-      expires_ts: outcome.session.expires.toISOString(),
-    };
+    const member = memberView(outcome.member, ctx.config.baseUrl, { private: true });
+    const expires_ts = outcome.session.expires.toISOString();
+    // A page's script that never receives the token cannot leak it; the HttpOnly cookie is all a browser needs.
+    if (body.session_token === 'cookie') return { member, expires_ts };
+    return { token: outcome.session.token, member, expires_ts };
   },
 });
 

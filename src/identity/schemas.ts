@@ -24,6 +24,14 @@ export const SignInVerifyBody = Type.Object(
   {
     email: Email,
     code: Type.String({ minLength: 1, maxLength: 64, description: 'The code from the mail; case, spaces and dashes do not matter' }),
+    session_token: Type.Optional(
+      StringEnum(['body', 'cookie'], {
+        default: 'body',
+        description:
+          'Where the session token goes. `body` (the default, for API and CLI clients): in the answer as `token`, and in the `atrium_session` cookie. ' +
+          '`cookie` (for a browser page): only in the HttpOnly cookie, so the page never holds the token.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -35,7 +43,9 @@ export const SentSchema = Type.Object(
 
 export const SignedInSchema = Type.Object(
   {
-    token: Type.String({ description: 'Session token (`st_atrium_…`); also set as the `atrium_session` cookie' }),
+    token: Type.Optional(
+      Type.String({ description: 'Session token (`st_atrium_…`); also set as the `atrium_session` cookie. Left out when the request asked for `session_token: "cookie"`' }),
+    ),
     member: MemberRef,
     expires_ts: Timestamp,
   },

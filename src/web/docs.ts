@@ -155,7 +155,8 @@ class Guides {
 
   private readonly resolve: LinkResolver = (url) => {
     if (/^(https?|mailto):/i.test(url) || url.startsWith('#')) return url;
-    if (url.startsWith('/') && !url.startsWith('//')) return url;
+    // A path on this site. Browsers drop tabs and newlines from a URL and read `\` as `/`, so `/\host` is `//host`: another site.
+    if (/^\/(?![/\\])/.test(url.replace(/[\t\n\r]/g, ''))) return url;
     // Between guides, as they link on a forge: `tasks.md#states` is /docs/tasks#states here.
     const guide = /^(?:\.\/)?([a-z0-9][a-z0-9-]*)\.md(#.*)?$/.exec(url);
     if (guide && this.sources.has(guide[1]!)) return `/docs/${guide[1]}${guide[2] ?? ''}`;

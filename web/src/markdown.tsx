@@ -29,17 +29,33 @@ const components: Components = {
     ) : (
       <span>{alt}</span>
     ),
-  a: ({ href, children }) => {
-    const external = typeof href === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(href);
-    return external ? (
+  a: ({ href, children }) =>
+    leavesTheSite(href) ? (
       <a href={href} rel="noreferrer noopener nofollow" target="_blank">
         {children}
       </a>
     ) : (
       <a href={href}>{children}</a>
-    );
-  },
+    ),
 };
+
+/**
+ * Whether a link leaves this site: it names a scheme, or the browser resolves
+ * it to another origin, as it does `//host/p`, which names no scheme. The
+ * browser's own URL parser decides, not a prefix test, so every spelling it
+ * reads as another host (`/\host`, a tab inside the slashes) counts too. Such
+ * a link opens in a new tab and gives the other site neither a referrer nor a
+ * handle on this page.
+ */
+function leavesTheSite(href: string | undefined): boolean {
+  if (typeof href !== 'string') return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return true;
+  try {
+    return new URL(href, window.location.href).origin !== window.location.origin;
+  } catch {
+    return true;
+  }
+}
 
 /**
  * Renders member-written GFM safely (see above). `remarkPlugins` run after

@@ -119,7 +119,8 @@ export function SignInPage() {
       return;
     }
     setBusy(true);
-    const res = await attempt(client.POST('/v0/sign-in/verify', { body: { email: email.trim(), code: code.trim() } }));
+    // The HttpOnly cookie is the session; the page asks not to be handed the token at all.
+    const res = await attempt(client.POST('/v0/sign-in/verify', { body: { email: email.trim(), code: code.trim(), session_token: 'cookie' } }));
     setBusy(false);
     if (!res.ok) {
       setError(
