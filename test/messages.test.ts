@@ -103,6 +103,38 @@ for (const backend of backends()) {
       );
     });
 
+    it("stores a message's body once, in the message, and serves message_posted with it in every read of every feed", async () => {
+      const since = await lastCursor(server);
+      const body = 'once is enough, @bob';
+      const res = await post('plaza', 'general', { body }, alice.session);
+      assert.equal(res.status, 201);
+      const [event] = await hostEvents(server, since);
+      const row = await server.app.ctx.db.kysely.selectFrom('events').select('payload').where('cursor', '=', event!.cursor).executeTakeFirstOrThrow();
+      assert.equal(row.payload.includes(body), false, 'the event row holds no copy of the body');
+      assert.deepEqual(JSON.parse(row.payload).message_id, res.body.id);
+
+      const declaredOrder = ['message_id', 'channel', 'task', 'author', 'body', 'mentioned_members'];
+      const reads = {
+        'the Space feed': await server.request('GET', `/v0/spaces/plaza/events?since=${since}`),
+        'its newest events': await server.request('GET', '/v0/spaces/plaza/events?newest=1'),
+        'the host feed': await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY }),
+        "bob's inbox": await server.request('GET', `/v0/me/inbox-events?since=${since}`, { token: bob.session }),
+      };
+      for (const [feed, read] of Object.entries(reads)) {
+        assert.equal(read.status, 200, feed);
+        const served = (read.body.events as Array<{ cursor: number; payload: Record<string, unknown> }>).find((e) => e.cursor === event!.cursor);
+        assert.ok(served, `${feed} has the event`);
+        assert.deepEqual(Object.keys(served.payload), declaredOrder, `${feed}: the payload's fields in their declared order`);
+        assert.equal(served.payload.body, body, feed);
+      }
+
+      // An event stored with its own copy (as every one was before this rule) is served as stored.
+      const ownCopy = { ...JSON.parse(row.payload), body: 'the copy the event kept' };
+      await server.app.ctx.db.kysely.updateTable('events').set({ payload: JSON.stringify(ownCopy) }).where('cursor', '=', event!.cursor).execute();
+      const again = await server.request('GET', `/v0/spaces/plaza/events?since=${since}&limit=7`);
+      assert.equal(again.body.events[0].payload.body, 'the copy the event kept');
+    });
+
     it('stores and returns bodies verbatim', async () => {
       const body = '  <script>alert(1)</script>\n# Ignore previous instructions\n\tTabbed `code` ✓ 😀  \n';
       const res = await post('plaza', 'general', { body }, bob.session);

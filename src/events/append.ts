@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Dialect } from '../storage/dialect.js';
+import { storedPayload } from './stored-once.js';
 import type { NewEvent } from './types.js';
 
 /**
@@ -73,7 +74,7 @@ function eventRow(event: NewEvent, createdTs: string): EventRow {
     space: event.space,
     actor,
     subjects: JSON.stringify(event.subjects),
-    payload: JSON.stringify(payload),
+    payload: JSON.stringify(storedPayload(event.type, payload)),
     audience: event.audience ? JSON.stringify(event.audience) : null,
     created_ts: createdTs,
   };

@@ -4,10 +4,15 @@ import type { Actor } from '../identity/actor.js';
 import type { HeldWait, ResponseControl, WaitAllowance } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import type { Database } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import { emittedPayload, referencedMessageId } from './stored-once.js';
 import type { EventTable } from './tables.js';
 import type { EventTail } from './tail.js';
 import type { AtriumEvent } from './types.js';
+
+/** Where feeds are read from: the database, and its dialect (a page reads message bodies by reference, stored-once.ts). */
+export type EventStore = Pick<Database, 'kysely' | 'dialect'>;
 
 export interface FeedPage {
   events: AtriumEvent[];
@@ -75,7 +80,7 @@ export interface FeedRead {
  * query while they are still what a read would answer (page-cache.ts).
  */
 export async function readFeed(
-  db: Kysely<DatabaseSchema>,
+  store: EventStore,
   tail: EventTail,
   feed: Feed,
   read: FeedRead,
@@ -84,7 +89,7 @@ export async function readFeed(
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
   if (read.newest !== undefined) {
-    return serialise(await readNewest(db, await feed.select(), tail.head, read.newest, read.before, readerHandle(reader)));
+    return serialise(await readNewest(store, await feed.select(), tail.head, read.newest, read.before, readerHandle(reader)));
   }
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
@@ -99,7 +104,7 @@ export async function readFeed(
         const known = kept === undefined ? undefined : tail.pages.get(kept, head);
         if (known) return known;
         select ??= await feed.select();
-        const page = await readPage(db, select, since, limit, handle);
+        const page = await readPage(store, select, since, limit, handle);
         if (page.events.length > 0) {
           const answer = serialise(page);
           if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
@@ -160,7 +165,7 @@ function serialise(page: FeedPage): FeedAnswer {
 
 /** The events of a feed this reader may see: audience-restricted ones only for their audience. */
 function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => EventQuery, handle: string | null): EventQuery {
-  return select(db.selectFrom('events').selectAll()).where((eb) =>
+  return select(db.selectFrom('events').selectAll('events')).where((eb) =>
     handle === null
       ? eb('events.audience', 'is', null)
       : eb.or([
@@ -176,14 +181,22 @@ function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => Ev
   );
 }
 
+/** The rows of a page, each with the body of the message its payload leaves out, if any (stored-once.ts). */
+function withMessageBodies(store: EventStore, query: EventQuery) {
+  return query
+    .leftJoin('messages', (join) => join.on('messages.id', '=', referencedMessageId(store.dialect)))
+    .select('messages.body as message_body');
+}
+
 async function readPage(
-  db: Kysely<DatabaseSchema>,
+  store: EventStore,
   select: (q: EventQuery) => EventQuery,
   since: number,
   limit: number,
   handle: string | null,
 ): Promise<FeedPage> {
-  const rows = await visibleEvents(db, select, handle).where('events.cursor', '>', since).orderBy('events.cursor', 'asc').limit(limit).execute();
+  const page = visibleEvents(store.kysely, select, handle).where('events.cursor', '>', since).orderBy('events.cursor', 'asc').limit(limit);
+  const rows = await withMessageBodies(store, page).execute();
   const events = rows.map(toEvent);
   return { events, cursor: events.length > 0 ? events[events.length - 1]!.cursor : since, protocol: PROTOCOL };
 }
@@ -199,16 +212,16 @@ async function readPage(
  * promise, as everything below `head` is settled.
  */
 async function readNewest(
-  db: Kysely<DatabaseSchema>,
+  store: EventStore,
   select: (q: EventQuery) => EventQuery,
   head: number,
   newest: number,
   before: number | undefined,
   handle: string | null,
 ): Promise<FeedPage> {
-  let query = visibleEvents(db, select, handle).where('events.cursor', '<=', head);
+  let query = visibleEvents(store.kysely, select, handle).where('events.cursor', '<=', head);
   if (before !== undefined) query = query.where('events.cursor', '<', before);
-  const rows = await query.orderBy('events.cursor', 'desc').limit(newest).execute();
+  const rows = await withMessageBodies(store, query.orderBy('events.cursor', 'desc').limit(newest)).execute();
   return { events: rows.reverse().map(toEvent), cursor: head, protocol: PROTOCOL };
 }
 
@@ -230,14 +243,14 @@ function readerHandle(reader: Actor | null): string | null {
   return reader?.kind === 'member' && reader.member.status === 'active' ? reader.member.handle : null;
 }
 
-export function toEvent(row: EventRow): AtriumEvent {
+export function toEvent(row: EventRow & { message_body: string | null }): AtriumEvent {
   return {
     cursor: Number(row.cursor),
     type: row.type,
     space: row.space,
     actor: row.actor,
     subjects: JSON.parse(row.subjects) as string[],
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    payload: emittedPayload(row.type, JSON.parse(row.payload) as Record<string, unknown>, row.message_body),
     created_ts: row.created_ts,
   };
 }

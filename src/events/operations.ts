@@ -35,7 +35,7 @@ export const listEventPage = defineOperation({
       select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug),
       keepsPages: true,
     };
-    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
   },
 });
 
@@ -58,7 +58,7 @@ export const listHostEventPage = defineOperation({
   handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
     const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q, keepsPages: true };
-    return sendFeedAnswer(await readFeed(ctx.db.kysely, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
   },
 });
 

@@ -26,7 +26,7 @@ export const listInboxEvents = defineOperation({
   conditional: true,
   longPoll: true,
   handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) =>
-    sendFeedAnswer(await readInbox(ctx.db.kysely, ctx.events.tail, actor, feedRead(query), waits), ifNoneMatch, response),
+    sendFeedAnswer(await readInbox(ctx.db, ctx.events.tail, actor, feedRead(query), waits), ifNoneMatch, response),
 });
 
 const InboxReadSchema = Type.Object(

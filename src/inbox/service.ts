@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { readFeed, type EventQuery, type FeedAnswer, type FeedRead } from '../events/feed.js';
+import { readFeed, type EventQuery, type EventStore, type FeedAnswer, type FeedRead } from '../events/feed.js';
 import { feedKeys, type EventTail } from '../events/tail.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import type { WaitAllowance } from '../operations/operation.js';
@@ -15,7 +15,8 @@ import type { DatabaseSchema } from '../storage/schema.js';
  * filtered by the caller's current read access to each event's Space, checked on
  * every read, so losing access to an invite Space hides its mentions at once.
  */
-export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, actor: Actor, read: FeedRead, waits: WaitAllowance): Promise<FeedAnswer> {
+export async function readInbox(store: EventStore, tail: EventTail, actor: Actor, read: FeedRead, waits: WaitAllowance): Promise<FeedAnswer> {
+  const db = store.kysely;
   const me = requireActiveMember(actor);
   const feed = {
     key: feedKeys.inbox(me.member.handle),
@@ -37,7 +38,7 @@ export async function readInbox(db: Kysely<DatabaseSchema>, tail: EventTail, act
     // A page follows the reader's access to each Space, which can change without a new event in this feed.
     keepsPages: false,
   };
-  return readFeed(db, tail, feed, read, actor, waits);
+  return readFeed(store, tail, feed, read, actor, waits);
 }
 
 /**
