@@ -3,6 +3,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { clientKey } from '../src/http/client-key.js';
+import { CliRunner } from './support/cli.js';
 import { McpCaller } from './support/mcp.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
@@ -285,6 +286,35 @@ for (const backend of backends()) {
         assert.equal(await metric(server, 'atrium_long_polls_held'), 10);
         await post('the end of the wait');
         for (const p of held) assert.equal(answered(await p.outcome, 'a held long poll').status, 200);
+      });
+
+      it("has the CLI's tail wait as long as Retry-After says before it polls again", async () => {
+        since = await feedHead(server, 'porch');
+        // This address's share (3) is taken, so each of the tail's long polls is answered at once.
+        const mine = Array.from({ length: 3 }, () => poll('127.0.0.1'));
+        await metricUntil(server, 'atrium_feed_waiters', (n) => n === 3);
+        const polled: number[] = [];
+        let twice: () => void = () => undefined;
+        const polledTwice = new Promise<void>((resolve) => (twice = resolve));
+        const onRequest = (request: http.IncomingMessage) => {
+          if (!/^\/v0\/spaces\/porch\/events\?since=/.test(request.url ?? '')) return;
+          polled.push(Date.now());
+          if (polled.length === 2) twice();
+        };
+        const http1 = server.app.http.server;
+        http1.on('request', onRequest);
+        const cli = new CliRunner(server.url);
+        try {
+          const tail = cli.spawn(['events', 'porch', '--follow', '--newest', '1']);
+          await polledTwice;
+          assert.ok(polled[1]! - polled[0]! >= 4000, `the tail polled again after ${polled[1]! - polled[0]!} ms, not the 5 s it was asked to wait`);
+          tail.child.kill('SIGINT');
+          assert.equal((await tail.exited).code, 0);
+        } finally {
+          http1.off('request', onRequest);
+          await cli.cleanup();
+          for (const p of mine) p.request.destroy();
+        }
       });
     });
 
