@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config.js';
 import { loadCredentialConnections } from '../src/credentials/connections.js';
 import { CliRunner } from './support/cli.js';
+import { PURPOSES_REFUSED } from './support/gateway.js';
 import { TestClock } from './support/clock.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
@@ -219,6 +220,14 @@ for (const backend of backends()) {
           assert.ok(res.body.detail.startsWith(`${code}: `), `${what}: ${res.body.detail}`);
         }
       }
+      for (const [what, purpose] of PURPOSES_REFUSED) {
+        for (const send of [call, ticket]) {
+          const res = await send(bea.session, { ...ok, purpose });
+          assert.equal(res.status, 422, `${what}: ${res.body?.detail}`);
+          // NUL and lone surrogates are refused at the HTTP edge already, as in every text field.
+          assert.match(res.body.detail, /^(invalid_request: purpose must be one line without control or format characters \(found U\+[0-9A-F]{4,}\)|body\.purpose must be UTF-8 text without NUL)/, what);
+        }
+      }
       // Fields the protocol does not name, and a missing purpose, fail validation at the edge.
       assert.equal((await call(bea.session, { ...ok, destination_id: 'dest-bea' })).status, 422);
       assert.equal((await call(bea.session, { connection_id: 'bea-only', request: get })).status, 422);
@@ -348,6 +357,7 @@ for (const backend of backends()) {
         [{ ...body, reason: 'no' }, 422, /reason/],
         [{ ...body, run_id: undefined }, 422, /run_id/],
         [{ ...body, request: { method: 'GET', url: 'https://api.example.test/a%2Fb' } }, 422, /^url_invalid: /],
+        ...PURPOSES_REFUSED.map(([, purpose]): [unknown, number, RegExp] => [{ ...body, purpose }, 422, /^(invalid_request: purpose must be one line without control or format characters|body\.purpose must be UTF-8 text without NUL)/]),
         [{ ...body, request: { method: 'GET', url: 'https://api.example.test/', headers: { Cookie: 'x' } } }, 403, /^header_denied: /],
       ];
       for (const [input, status, detail] of cases) {

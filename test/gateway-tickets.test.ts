@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from '../src/shared/gateway-wire.js';
-import { destinationFor, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
+import { destinationFor, gatewayBackends, PURPOSES_REFUSED, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
 
 const SECRET = 'sk-provider-secret-tickets-0123';
 
@@ -70,6 +70,20 @@ for (const backend of gatewayBackends()) {
       await refused(ticketRequest(upstream.url('/v1/x'), { request: { method: 'POST', body_base64: 'aGk=x' } }), 'invalid_request');
       await refused(ticketRequest(upstream.url('/v1/x'), { request: { headers: { 'Content-Type': 'text/plain' } } }), 'invalid_request');
       await refused(ticketRequest(upstream.url('/v1/x'), { request: { headers: { 'content-type': 'a\r\nx-injected: 1' } } }), 'invalid_request');
+    });
+
+    it('refuses a purpose with a control or format character with 422 invalid_request, before anything is recorded', async () => {
+      const before = (await gw.ledger()).length;
+      for (const [what, purpose] of PURPOSES_REFUSED) {
+        const res = await gw.issue(ticketRequest(upstream.url('/v1/x'), { purpose }));
+        assert.equal(res.status, 422, what);
+        assert.deepEqual(Object.keys(res.body).sort(), ['code', 'detail']);
+        assert.equal(res.body.code, 'invalid_request', what);
+        assert.match(res.body.detail!, /^purpose must be one line without control or format characters \(found U\+[0-9A-F]{4,}\)$/, what);
+      }
+      assert.equal((await gw.ledger()).length, before, 'no refusal put the purpose in the ledger');
+      // Text beyond ASCII is fine: only what is invisible or steers the display is refused.
+      assert.equal((await gw.issue(ticketRequest(upstream.url('/v1/x'), { purpose: 'Prévision à 5 jours — 東京 ✓' }))).status, 201);
     });
 
     it('refuses URLs the shape rules forbid with 422 url_invalid', async () => {

@@ -1689,7 +1689,7 @@ export interface paths {
         put?: never;
         /**
          * Make one exact external request through the credential gateway
-         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
+         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
          */
         post: operations["call_external_service"];
         delete?: never;
@@ -7378,7 +7378,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7459,7 +7459,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7571,7 +7571,7 @@ export interface operations {
                     task_id?: number;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /**
                      * @description Seconds the approval stays usable: 1-86400, default 3600.

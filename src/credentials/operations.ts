@@ -13,7 +13,8 @@ const WHO = 'An active member credential (401 otherwise) whose member is admitte
 
 const REFUSALS =
   'Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); ' +
-  '422 `invalid_request` (a header named twice, a purpose of more than one line, a body that is not base64), `url_invalid`, `task_required`; ' +
+  '422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), ' +
+  '`url_invalid`, `task_required`; ' +
   '403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` ' +
   '(unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); ' +
   '409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). ' +
@@ -21,7 +22,7 @@ const REFUSALS =
   'their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422.';
 
 const CALL_BODY =
-  '`connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, recorded in the gateway ledger); ' +
+  '`connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); ' +
   '`task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; ' +
   'consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`.';
 

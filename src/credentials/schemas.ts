@@ -22,7 +22,11 @@ const RunId = Type.String({
   pattern: RUN_ID_PATTERN,
   description: 'Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it.',
 });
-const Purpose = Type.String({ minLength: 1, maxLength: 200, description: 'The declared purpose: one line, 1-200 characters; recorded in the gateway ledger.' });
+const Purpose = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger.',
+});
 const TaskId = Type.Integer({ minimum: 1, description: 'A task of this Space.' });
 /**
  * A string map written as `additionalProperties` (not TypeBox's Record, whose

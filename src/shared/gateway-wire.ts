@@ -45,6 +45,28 @@ export type GatewayErrorBody = Static<typeof GatewayErrorBody>;
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
+ * Characters a declared purpose may not hold, as display names may not:
+ * controls (Cc: C0, DEL and C1 such as NEL, and the escape that starts a
+ * terminal sequence), format characters (Cf: bidi overrides, zero-width
+ * characters), line and paragraph separators, lone surrogates. The purpose is
+ * the one piece of member free text in the ledger, which people read in
+ * terminals and logs; one line of visible text cannot pose as other records
+ * or rewrite what is shown around it.
+ */
+const PURPOSE_REFUSED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** Why a declared purpose is refused, or undefined when it is one line of visible text. */
+export function purposeRefusal(purpose: string): string | undefined {
+  const refused = PURPOSE_REFUSED.exec(purpose);
+  if (refused) {
+    const code = refused[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `purpose must be one line without control or format characters (found U+${code})`;
+  }
+  if (purpose.trim() === '') return 'purpose must not be blank';
+  return undefined;
+}
+
+/**
  * The exact external request a caller asks for. The service and the gateway
  * both canonicalise it the same way (lower-case header names, URL equal to its
  * WHATWG serialisation, body hashed as decoded bytes).

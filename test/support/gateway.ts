@@ -324,3 +324,25 @@ export function ticketRequest(
     request: { method: 'GET', url, headers: {}, ...request },
   };
 }
+
+/** Purposes that carry a control or format character (Unicode Cc, Cf), or a line or paragraph separator. */
+export const PURPOSES_REFUSED: Array<[string, string]> = [
+  ['NEL (C1 next line)', 'first\u0085second'],
+  ['a C1 control sequence introducer', 'red \u009b31m text'],
+  ['an ANSI escape sequence', 'the \u001b[2J\u001b[H screen cleared'],
+  ['BEL', 'ring\u0007'],
+  ['NUL', 'cut\u0000here'],
+  ['DEL', 'gone\u007f'],
+  ['a tab', 'two\tcolumns'],
+  ['a line feed', 'one\ntwo'],
+  ['a carriage return', 'one\rtwo'],
+  ['a line separator', 'one\u2028two'],
+  ['a paragraph separator', 'one\u2029two'],
+  ['a right-to-left override', 'invoice \u202egpj.exe'],
+  ['a right-to-left isolate', 'pay \u2067100\u2069'],
+  ['a zero-width space', 'pay\u200bment'],
+  ['a byte-order mark', '\ufeffhidden'],
+  ['a soft hyphen', 'in\u00advisible'],
+  ['a tag character', 'tag\u{e0041}'],
+  ['a lone surrogate', 'half\ud800'],
+];
