@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config.js';
 import { loadCredentialConnections } from '../src/credentials/connections.js';
 import { CliRunner } from './support/cli.js';
-import { PURPOSES_REFUSED } from './support/gateway.js';
+import { PATH_TRICKS, PURPOSES_REFUSED } from './support/gateway.js';
 import { TestClock } from './support/clock.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
@@ -234,6 +234,25 @@ for (const backend of backends()) {
       assert.equal((await call(bea.session, { ...ok, run_id: 'has space' })).status, 422);
       assert.deepEqual(gateway.requests, [], 'no refusal reached the gateway');
       assert.deepEqual(await runs(server), [], 'no refusal used a run id');
+    });
+
+    it('refuses a path some server would read as another (matrix parameters, double escapes, overlong UTF-8, folded dots) in calls, tickets and approvals', async () => {
+      const approval = { connection_id: 'api', member_handle: 'bea-bot', run_id: 'run-path', purpose: 'p', reason: 'because' };
+      const approvalsBefore = await approvalCount(server);
+      for (const [what, path] of PATH_TRICKS) {
+        const request = { method: 'GET', url: `https://api.example.test${path}` };
+        assert.equal(new URL(request.url).href, request.url, what);
+        for (const [res, kind] of [
+          [await call(bea.session, { connection_id: 'bea-only', purpose: 'read', request }), 'call'],
+          [await ticket(bea.session, { connection_id: 'bea-only', purpose: 'read', request }), 'ticket'],
+          [await approve(host.session, { ...approval, request }), 'approval'],
+        ] as const) {
+          assert.equal(res.status, 422, `${kind}, ${what}: ${res.body?.detail}`);
+          assert.match(res.body.detail, /^url_invalid: request\.url: its path must not hold /, `${kind}, ${what}`);
+        }
+      }
+      assert.deepEqual(gateway.requests, [], 'no refusal reached the gateway');
+      assert.equal(await approvalCount(server), approvalsBefore);
     });
 
     it('refuses callers before anything else: 401, 403 for outsiders and the steward key, 409 when the Space is not active', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from '../src/shared/gateway-wire.js';
-import { destinationFor, gatewayBackends, PURPOSES_REFUSED, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
+import { destinationFor, gatewayBackends, PATH_TRICKS, PATHS_ALLOWED, PURPOSES_REFUSED, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
 
 const SECRET = 'sk-provider-secret-tickets-0123';
 
@@ -111,6 +111,22 @@ for (const backend of gatewayBackends()) {
       }
       // An encoded delimiter in the query is a query value, not a path trick.
       assert.equal((await gw.issue(ticketRequest(`${origin}/v1/x?next=%2F%3F`))).status, 201);
+    });
+
+    it('refuses a path that any common server would read as a dot segment, a separator or a parameter: 422 url_invalid, recorded', async () => {
+      const before = upstream.received.length;
+      for (const [what, path] of PATH_TRICKS) {
+        const url = upstream.url(path);
+        assert.equal(new URL(url).href, url, `${what}: written as its serialisation, so only the path rule can refuse it`);
+        const res = await gw.issue(ticketRequest(url));
+        assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual(res.body, { code: 'url_invalid', detail: res.body.detail }, what);
+        assert.match(res.body.detail!, /^the URL path must not hold /, what);
+        const last = (await gw.ledger()).at(-1)!;
+        assert.deepEqual([last.decision, last.error_code], ['denied', 'url_invalid'], what);
+      }
+      for (const path of PATHS_ALLOWED) assert.equal((await gw.issue(ticketRequest(upstream.url(path)))).status, 201, path);
+      assert.equal(upstream.received.length, before, 'issuance sends nothing');
     });
 
     it('refuses headers a caller may not send with 403 header_denied', async () => {

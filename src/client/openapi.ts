@@ -7386,7 +7386,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7467,7 +7467,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7580,7 +7580,7 @@ export interface operations {
                     expires_in_seconds?: number;
                     /** @description Why it is approved (3-1000 characters); kept on this host, never sent to the gateway. */
                     reason: string;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

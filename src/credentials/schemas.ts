@@ -48,7 +48,9 @@ const RequestSchema = Type.Object(
   {
     additionalProperties: false,
     description:
-      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; ' +
+      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read ' +
+      'as a dot segment, separator or parameter (`;`, an escaped `/` `\\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, ' +
+      'escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); ' +
       'header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused.',
   },
 );

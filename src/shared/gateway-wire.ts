@@ -67,6 +67,59 @@ export function purposeRefusal(purpose: string): string | undefined {
 }
 
 /**
+ * Escapes in a path that servers and proxies decode differently: `/` `\\` `.`
+ * `?` `#` `;` themselves, and `%` (`%252e` is `%2e` to one decoder and `.` to a
+ * second).
+ */
+const ENCODED_DELIMITER = /%(2f|5c|2e|3f|23|3b|25)/i;
+/** A `%` that does not start a two-digit escape: IIS reads `%u002e` as `.`. */
+const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** What a segment must not become once decoded and compatibility-folded (`\uFF0F` is `/`, `\uFF0E` is `.`). */
+const FOLDS_TO_DELIMITER = /[/\\;%?#]/;
+/** A segment of dots (and spaces, which Windows drops at a name's end, as it drops trailing dots): `..`, `...`, `.. `. */
+const DOT_SEGMENT = /^[. ]*\.[. ]*$/;
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * Why a URL path (as its WHATWG serialisation writes it) could reach a path
+ * other than the one the destination policy allowed, or undefined when it
+ * cannot. The policy compares the path as written; the upstream, or a proxy in
+ * front of it, may first decode it (once or twice, leniently), fold it (Unicode
+ * compatibility forms, Windows names), or cut matrix parameters off a segment
+ * (`/v1/..;/admin` is `/admin` to Tomcat and Spring). A segment is refused when
+ * any common reading of it could be a dot segment, a separator or a parameter:
+ * `;`, a lone `%`, an escaped delimiter or `%`, escapes that are not well-formed
+ * UTF-8 (overlong `%c0%ae` is `.` to a lenient decoder), escaped controls, or a
+ * decoded, folded form holding a delimiter or made of dots. The service and the
+ * gateway both apply it (`url_invalid`).
+ */
+export function pathRefusal(path: string): string | undefined {
+  for (const segment of path.split('/')) {
+    if (segment.includes(';')) return 'must not hold ";" (a matrix parameter: some servers cut it off the segment)';
+    if (LONE_PERCENT.test(segment)) return 'must not hold a "%" that does not start a two-digit escape';
+    if (ENCODED_DELIMITER.test(segment)) return 'must not hold an escaped /, \\, ., ?, #, ; or % (%2F %5C %2E %3F %23 %3B %25)';
+    let decoded: string;
+    try {
+      decoded = STRICT_UTF8.decode(segmentBytes(segment));
+    } catch {
+      return 'must not hold escapes that are not well-formed UTF-8 (overlong forms such as %C0%AE read as "." by lenient decoders)';
+    }
+    if (CONTROL.test(decoded)) return 'must not hold an escaped control character';
+    for (const form of [decoded, decoded.normalize('NFKC')]) {
+      if (FOLDS_TO_DELIMITER.test(form)) return 'must not hold a character that reads as /, \\, ;, %, ? or # once decoded or folded';
+      if (DOT_SEGMENT.test(form)) return 'must not hold a segment that reads as a dot segment (".", "..") once decoded or folded';
+    }
+  }
+  return undefined;
+}
+
+/** The bytes a path segment stands for, escapes decoded (the URL parser has escaped everything beyond ASCII). */
+function segmentBytes(segment: string): Buffer {
+  return Buffer.from(segment.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+}
+
+/**
  * The exact external request a caller asks for. The service and the gateway
  * both canonicalise it the same way (lower-case header names, URL equal to its
  * WHATWG serialisation, body hashed as decoded bytes).
