@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { JWTPayload } from 'jose';
 import { performance } from 'node:perf_hooks';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
 import type { CallResult, GatewayErrorCode } from '../shared/gateway-wire.js';
@@ -22,7 +23,10 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
   try {
     verified = await ctx.signer.verify(ticket, now);
   } catch (err) {
-    if (err instanceof TicketExpired && err.jti !== undefined) await recordAboutKept(ctx, err.jti, ticketFingerprint(ticket), 'ticket_expired', now);
+    if (err instanceof TicketExpired && err.jti !== undefined) {
+      const fingerprint = ticketFingerprint(ticket);
+      if ((await recordAboutKept(ctx, err.jti, fingerprint, err.claims, 'ticket_expired', now)) === 'altered') throw altered(ctx, fingerprint);
+    }
     throw err;
   }
   const { jti, fingerprint, claims } = verified;
@@ -39,8 +43,8 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
       if (Number(consumed.numUpdatedRows) !== 1) return undefined;
       const row = await trx.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirstOrThrow();
       const kept = JSON.parse(row.bound) as BoundCall;
-      // The store must hold the very request the signature binds; otherwise nothing is sent.
-      if (!matchesTicket(kept, claims)) throw new GatewayError('ticket_invalid', 'the ticket does not match the request kept for it');
+      // The store must hold the very request the signature binds; otherwise nothing is sent or recorded.
+      if (!matchesTicket(kept, claims)) throw altered(ctx, fingerprint);
       await append(trx, ctx.store.dialect, entry('started', { ...callFields(kept), ticket_fingerprint: fingerprint }), now);
       return kept;
     });
@@ -48,7 +52,9 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
     throw auditUnavailable(ctx, err);
   }
   if (call === undefined) {
-    if (await recordAboutKept(ctx, jti, fingerprint, 'ticket_replayed', now)) throw new GatewayError('ticket_replayed', 'the ticket was already used');
+    const kept = await recordAboutKept(ctx, jti, fingerprint, claims, 'ticket_replayed', now);
+    if (kept === 'recorded') throw new GatewayError('ticket_replayed', 'the ticket was already used');
+    if (kept === 'altered') throw altered(ctx, fingerprint);
     throw new GatewayError('ticket_invalid', 'the gateway keeps no request for this ticket');
   }
   return send(ctx, call, fingerprint);
@@ -128,18 +134,30 @@ async function recordFinal(ctx: GatewayContext, content: LedgerEntry): Promise<v
   }
 }
 
-/** Records a refusal about a kept ticket with its bound fields; false when the gateway keeps no request under that id. */
-async function recordAboutKept(ctx: GatewayContext, jti: string, fingerprint: string, code: GatewayErrorCode, now: Date): Promise<boolean> {
+/**
+ * Records a refusal about a kept ticket with its bound fields: `gone` when the
+ * gateway keeps no request under that id, `altered` when the kept request is
+ * not the one the ticket's signature binds (then nothing is recorded: the
+ * ledger would carry what someone wrote into the store).
+ */
+async function recordAboutKept(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, code: GatewayErrorCode, now: Date): Promise<'recorded' | 'gone' | 'altered'> {
   let row;
   try {
     row = await ctx.store.db.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirst();
   } catch (err) {
     throw auditUnavailable(ctx, err);
   }
-  if (!row) return false;
+  if (!row) return 'gone';
   const kept = JSON.parse(row.bound) as BoundCall;
+  if (!matchesTicket(kept, claims)) return 'altered';
   await record(ctx, entry('denied', { ...callFields(kept), error_code: code, ticket_fingerprint: fingerprint }), now);
-  return true;
+  return 'recorded';
+}
+
+/** Someone with write access to the store changed a kept request: refused as an invalid ticket, and logged for the operator. */
+function altered(ctx: GatewayContext, fingerprint: string): GatewayError {
+  ctx.log.error({ ticket_fingerprint: fingerprint }, 'the request kept for a ticket is not the one the ticket binds: the gateway store was altered; nothing was sent or recorded');
+  return new GatewayError('ticket_invalid', 'the ticket does not match the request kept for it');
 }
 
 /** The ledger fields a kept request gives: its identity fields, method, host and path (never query, headers or body). */
