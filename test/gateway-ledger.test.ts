@@ -60,7 +60,8 @@ for (const backend of gatewayBackends()) {
     });
 
     it('chains every record to the one before, and the chain holds under concurrent appends', async () => {
-      const requests = Array.from({ length: 12 }, (_, i) => ticketRequest(upstream.url(`/v1/n${i}`)));
+      // Each its own member and connection, so that all six calls may be in flight at once.
+      const requests = Array.from({ length: 12 }, (_, i) => ticketRequest(upstream.url(`/v1/n${i}`), { member: `member-${i}`, connection_id: `connection-${i}` }));
       const issued = await Promise.all(requests.map((r) => gw.issue(r)));
       assert.ok(issued.every((r) => r.status === 201));
       await Promise.all(issued.slice(0, 6).map((r) => gw.call(r.body.ticket)));

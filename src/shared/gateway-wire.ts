@@ -26,14 +26,30 @@ export const GATEWAY_ERROR_STATUS = {
   invalid_request: 422,
   url_invalid: 422,
   task_required: 422,
+  too_many_calls: 429,
   upstream_error: 502,
   response_too_large: 502,
   gateway_unavailable: 503,
+  gateway_busy: 503,
   audit_unavailable: 503,
   upstream_timeout: 504,
 } as const;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERROR_STATUS;
+
+/** Refusals that are about load, not the request: they carry `Retry-After` (seconds), at the gateway and passed on by the service. */
+export const RETRY_LATER_SECONDS: Partial<Record<GatewayErrorCode, number>> = { too_many_calls: 1, gateway_busy: 1 };
+
+/** No destination may let an answer be longer than this (`maxResponseBytes`), so no call's answer is. */
+export const MAX_RESPONSE_BYTES_CEILING = 64 * 1024 * 1024;
+
+/**
+ * The longest `/v1/call` answer a well-behaved gateway sends: the longest body
+ * in base64, with room for the status, the allowed headers (Node reads at most
+ * 16 KiB of them) and the provider's request id. The service reads no more
+ * than this from the gateway, whatever the gateway says.
+ */
+export const MAX_CALL_ANSWER_BYTES = Math.ceil(MAX_RESPONSE_BYTES_CEILING / 3) * 4 + 1024 * 1024;
 
 /** The gateway's `/v1` error body, exactly these two fields. */
 export const GatewayErrorBody = Type.Object(
