@@ -35,6 +35,12 @@ export interface Config {
    * service never reads the destinations or the secrets they name.
    */
   gateway: { url: string; explicitUrl: boolean; port: number; issuerKey: string | undefined; destinationsPath: string | undefined };
+  /**
+   * Credential calls (`call_external_service`) this process lets run at once,
+   * per member and per connection (429 beyond; src/credentials/call-limits.ts).
+   * The gateway reads the same variables and bounds what reaches it the same way.
+   */
+  credentialCalls: { perMember: number; perConnection: number };
   openSignup: boolean;
   /**
    * Which proxies to believe about the client's address (X-Forwarded-For), as
@@ -109,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     credentialConnectionsPath: env.ATRIUM_CREDENTIAL_CONNECTIONS || undefined,
     gateway: parseGateway(env),
+    credentialCalls: {
+      perMember: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_MEMBER', env.ATRIUM_CREDENTIAL_CALLS_PER_MEMBER ?? '2'),
+      perConnection: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION', env.ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION ?? '4'),
+    },
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
     agentRegistrationRateLimit: parsePositiveInt('ATRIUM_AGENT_REGISTRATION_RATE_LIMIT', env.ATRIUM_AGENT_REGISTRATION_RATE_LIMIT ?? '20'),

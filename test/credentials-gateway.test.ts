@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -315,6 +316,132 @@ for (const backend of backends()) {
       }
       assert.ok(!logged.includes(QUERY_SECRET), 'a query value in the log');
       assert.ok(stored.includes('run-forecast-1'), 'the dump does hold what the service stores');
+    });
+  });
+
+  describe(`credential calls in flight, at the service and at the gateway (${backend})`, () => {
+    let upstream: Upstream;
+    let gateway: TestGateway;
+    let server: LoggedServer;
+    let dir: string;
+    let hostSession: string;
+    const keys: Record<string, string> = {};
+    /** Answers the provider holds back until the test lets them go. */
+    const held: ServerResponse[] = [];
+
+    before(async () => {
+      upstream = await startUpstream();
+      upstream.answer('/v1/held', (_req, res) => void held.push(res));
+      // The gateway lets one call per connection run; the service would let two.
+      gateway = await startGateway({ backend, destinations: [destinationFor(upstream, { methods: ['GET', 'POST'] })], env: { PROVIDER_KEY: PROVIDER_SECRET, ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '1' } });
+      dir = mkdtempSync(join(tmpdir(), 'atrium-connections-'));
+      const connections = join(dir, 'connections.json');
+      writeFileSync(
+        connections,
+        JSON.stringify({
+          connections: [
+            { id: 'weather', space: 'garden', destinationId: 'provider', allowedMemberTypes: ['agent'], maxTtlSeconds: 60, approvalRequiredMethods: ['POST'] },
+            { id: 'spare', space: 'garden', destinationId: 'provider', allowedMemberTypes: ['agent'], maxTtlSeconds: 60 },
+          ],
+        }),
+      );
+      server = await startLoggedServer(backend, {
+        ATRIUM_CREDENTIAL_CONNECTIONS: connections,
+        ATRIUM_GATEWAY_URL: gateway.url,
+        ATRIUM_GATEWAY_ISSUER_KEY: gateway.issuerKey,
+        ATRIUM_CREDENTIAL_CALLS_PER_MEMBER: '1',
+        ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '2',
+      });
+      hostSession = await server.app.ctx.db.transaction(async (tx) => {
+        await createHuman(tx, { system: 'admin_cli' }, { handle: 'ada', email: 'ada@example.test' });
+        await tx.db.updateTable('members').set({ email_verified: 1 }).where('handle', '=', 'ada').execute();
+        await assignRole(tx, { system: 'admin_cli' }, { member: 'ada', role: 'owner', space: null });
+        return (await startSession(tx, 'ada')).token;
+      });
+      assert.equal((await server.request('POST', '/v0/spaces', { token: hostSession, body: { slug: 'garden', name: 'The Garden' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/garden/approve', { token: hostSession })).status, 200);
+      for (const handle of ['scout', 'wren']) {
+        keys[handle] = (await seedAgent(server as unknown as TestServer, handle, 'ada', 'active')).key;
+        assert.equal((await server.request('POST', '/v0/spaces/garden/join', { token: keys[handle] })).status, 200);
+      }
+    });
+
+    after(async () => {
+      await server?.stop();
+      await gateway?.stop();
+      await upstream?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** A call as a client makes it, with the answer's Retry-After. */
+    const call = async (handle: string, body: unknown) => {
+      const res = await fetch(`${server.url}/v0/spaces/garden/credential-calls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[handle]}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Json };
+    };
+    /** Starts a call and resolves, once the provider holds it, with its answer to come. */
+    const inFlight = async (handle: string, body: unknown) => {
+      const arrived = upstream.waitFor(upstream.received.length + 1);
+      const answer = call(handle, body);
+      await arrived;
+      return { answer };
+    };
+    const release = () => {
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"done":true}');
+    };
+    const runs = async () => (await server.app.ctx.db.kysely.selectFrom('credential_runs').select(['member_handle', 'run_id', 'state']).orderBy('run_id').execute()).map((r) => `${r.member_handle}/${r.run_id}/${r.state}`);
+
+    it('refuses a member’s call beyond its bound with 429 too_many_calls and Retry-After, before anything reaches the gateway or is used up', async () => {
+      const first = await inFlight('scout', { connection_id: 'weather', run_id: 'run-first', purpose: 'Hold on', request: { method: 'GET', url: upstream.url('/v1/held') } });
+      const ledger = (await gateway.ledger()).length;
+      const refused = await call('scout', { connection_id: 'spare', run_id: 'run-second', purpose: 'Meanwhile', request: { method: 'GET', url: upstream.url('/v1/forecast') } });
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.retryAfter, '1');
+      assert.match(refused.body.detail, /^too_many_calls: scout already has 1 external calls in flight/);
+      assert.equal((await gateway.ledger()).length, ledger, 'the gateway was not asked');
+      assert.ok(!(await runs()).some((r) => r.includes('run-second')), 'no run id was used');
+      release();
+      assert.equal((await first.answer).status, 200);
+      const later = await call('scout', { connection_id: 'spare', run_id: 'run-second', purpose: 'Meanwhile', request: { method: 'GET', url: upstream.url('/v1/forecast') } });
+      assert.equal(later.status, 200, JSON.stringify(later.body));
+    });
+
+    it('passes on the gateway’s 429 with Retry-After, and frees the run id and the approval for the same call', async () => {
+      const request = { method: 'POST', url: upstream.url('/v1/held'), headers: { 'content-type': 'application/json' }, body: '{"n":1}' };
+      const approval = await server.request('POST', '/v0/spaces/garden/credential-approvals', {
+        token: hostSession,
+        body: { connection_id: 'weather', member_handle: 'wren', run_id: 'run-approved', purpose: 'Post it', reason: 'Weekly post', request },
+      });
+      assert.equal(approval.status, 201, approval.body?.detail);
+      const body = { connection_id: 'weather', run_id: 'run-approved', approval_id: approval.body.id, purpose: 'Post it', request };
+
+      const first = await inFlight('scout', { connection_id: 'weather', run_id: 'run-holding', purpose: 'Hold on', request: { method: 'GET', url: upstream.url('/v1/held') } });
+      const sent = upstream.received.length;
+      const refused = await call('wren', body);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.retryAfter, '1');
+      assert.match(refused.body.detail, /^too_many_calls: connection weather already has 1 calls in flight/);
+      assert.equal(upstream.received.length, sent, 'nothing reached the provider');
+      assert.ok(!(await runs()).some((r) => r.includes('run-approved')), 'the run id is free again');
+      const listed = await server.request('GET', '/v0/spaces/garden/credential-approvals', { token: hostSession });
+      assert.equal(listed.body.approvals.find((a: Json) => a.id === approval.body.id).status, 'issued', 'the approval is unused');
+
+      release();
+      assert.equal((await first.answer).status, 200);
+      const again = await inFlight('wren', body);
+      release();
+      const answered = await again.answer;
+      assert.equal(answered.status, 200, JSON.stringify(answered.body));
+      assert.equal(upstream.received.at(-1)!.body.toString(), '{"n":1}');
+      const ledger = (await gateway.ledger()).filter((r) => r.run_id === 'run-approved');
+      assert.deepEqual(
+        ledger.map((r) => r.decision),
+        ['issued', 'issued', 'started', 'brokered'],
+        'the ticket refused for load was dropped unused; the second was used',
+      );
     });
   });
 }

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '../src/config.js';
 import { loadCredentialConnections } from '../src/credentials/connections.js';
+import { MAX_CALL_ANSWER_BYTES } from '../src/shared/gateway-wire.js';
 import { CliRunner } from './support/cli.js';
+import { PATH_TRICKS, PURPOSES_REFUSED } from './support/gateway.js';
 import { TestClock } from './support/clock.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
@@ -219,12 +221,39 @@ for (const backend of backends()) {
           assert.ok(res.body.detail.startsWith(`${code}: `), `${what}: ${res.body.detail}`);
         }
       }
+      for (const [what, purpose] of PURPOSES_REFUSED) {
+        for (const send of [call, ticket]) {
+          const res = await send(bea.session, { ...ok, purpose });
+          assert.equal(res.status, 422, `${what}: ${res.body?.detail}`);
+          // NUL and lone surrogates are refused at the HTTP edge already, as in every text field.
+          assert.match(res.body.detail, /^(invalid_request: purpose must be one line without control or format characters \(found U\+[0-9A-F]{4,}\)|body\.purpose must be UTF-8 text without NUL)/, what);
+        }
+      }
       // Fields the protocol does not name, and a missing purpose, fail validation at the edge.
       assert.equal((await call(bea.session, { ...ok, destination_id: 'dest-bea' })).status, 422);
       assert.equal((await call(bea.session, { connection_id: 'bea-only', request: get })).status, 422);
       assert.equal((await call(bea.session, { ...ok, run_id: 'has space' })).status, 422);
       assert.deepEqual(gateway.requests, [], 'no refusal reached the gateway');
       assert.deepEqual(await runs(server), [], 'no refusal used a run id');
+    });
+
+    it('refuses a path some server would read as another (matrix parameters, double escapes, overlong UTF-8, folded dots) in calls, tickets and approvals', async () => {
+      const approval = { connection_id: 'api', member_handle: 'bea-bot', run_id: 'run-path', purpose: 'p', reason: 'because' };
+      const approvalsBefore = await approvalCount(server);
+      for (const [what, path] of PATH_TRICKS) {
+        const request = { method: 'GET', url: `https://api.example.test${path}` };
+        assert.equal(new URL(request.url).href, request.url, what);
+        for (const [res, kind] of [
+          [await call(bea.session, { connection_id: 'bea-only', purpose: 'read', request }), 'call'],
+          [await ticket(bea.session, { connection_id: 'bea-only', purpose: 'read', request }), 'ticket'],
+          [await approve(host.session, { ...approval, request }), 'approval'],
+        ] as const) {
+          assert.equal(res.status, 422, `${kind}, ${what}: ${res.body?.detail}`);
+          assert.match(res.body.detail, /^url_invalid: request\.url: its path must not hold /, `${kind}, ${what}`);
+        }
+      }
+      assert.deepEqual(gateway.requests, [], 'no refusal reached the gateway');
+      assert.equal(await approvalCount(server), approvalsBefore);
     });
 
     it('refuses callers before anything else: 401, 403 for outsiders and the steward key, 409 when the Space is not active', async () => {
@@ -348,6 +377,7 @@ for (const backend of backends()) {
         [{ ...body, reason: 'no' }, 422, /reason/],
         [{ ...body, run_id: undefined }, 422, /run_id/],
         [{ ...body, request: { method: 'GET', url: 'https://api.example.test/a%2Fb' } }, 422, /^url_invalid: /],
+        ...PURPOSES_REFUSED.map(([, purpose]): [unknown, number, RegExp] => [{ ...body, purpose }, 422, /^(invalid_request: purpose must be one line without control or format characters|body\.purpose must be UTF-8 text without NUL)/]),
         [{ ...body, request: { method: 'GET', url: 'https://api.example.test/', headers: { Cookie: 'x' } } }, 403, /^header_denied: /],
       ];
       for (const [input, status, detail] of cases) {
@@ -473,6 +503,120 @@ for (const backend of backends()) {
         assert.deepEqual(await runs(down), [], 'an unreachable gateway uses nothing up');
       } finally {
         await down.stop();
+      }
+    });
+  });
+}
+
+for (const backend of backends()) {
+  describe(`credential calls, what the service reads of the gateway's answer (${backend})`, () => {
+    let server: TestServer;
+    let standIn: Server;
+    let dir: string;
+    let botKey: string;
+    /** How the stand-in gateway answers `/v1/call`; `/v1/tickets` always issues. */
+    let answerCall: (res: ServerResponse) => void = () => {};
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'atrium-credentials-answers-'));
+      const path = join(dir, 'connections.json');
+      writeFileSync(path, JSON.stringify(CONNECTIONS));
+      standIn = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url === '/v1/tickets') res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ticket: 'a.b.c', expires_ts: new Date(Date.now() + 30_000).toISOString() }));
+          else answerCall(res);
+        });
+      });
+      const port = await freePort();
+      await new Promise<void>((resolve) => standIn.listen(port, '127.0.0.1', resolve));
+      server = await startServer(backend, {
+        env: { ATRIUM_CREDENTIAL_CONNECTIONS: path, ATRIUM_GATEWAY_URL: `http://127.0.0.1:${port}`, ATRIUM_GATEWAY_ISSUER_KEY: ISSUER_KEY },
+      });
+      const bea = await server.human('bea');
+      botKey = (await seedAgent(server, 'bea-bot', 'bea', 'active')).key;
+      await activeSpace(server, bea.session, 'lab');
+      assert.equal((await server.request('POST', '/v0/spaces/lab/join', { token: botKey })).status, 200);
+    });
+    after(async () => {
+      await server.stop();
+      standIn.closeAllConnections();
+      await new Promise<void>((resolve) => standIn.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const call = (runId: string) =>
+      server.request('POST', '/v0/spaces/lab/credential-calls', {
+        token: botKey,
+        body: { connection_id: 'agents-only', run_id: runId, purpose: 'read', request: { method: 'GET', url: 'https://api.example.test/v1/items' } },
+      });
+
+    it(`reads no more than ${MAX_CALL_ANSWER_BYTES} bytes of an answer, whatever the gateway sends: 502 response_too_large`, async () => {
+      // Declared too long: refused on its headers, nothing of the body read.
+      answerCall = (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_CALL_ANSWER_BYTES + 1) });
+        res.write('{"status":200,');
+        res.on('error', () => {});
+      };
+      const declared = await call('run-declared');
+      assert.equal(declared.status, 502, JSON.stringify(declared.body));
+      assert.match(declared.body.detail, /^response_too_large: the credential gateway's answer is longer than this host reads/);
+
+      // Sent without a length: read up to the ceiling, then refused.
+      answerCall = (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const piece = Buffer.alloc(1024 * 1024, 'A');
+        let sent = 0;
+        const more = () => {
+          while (sent <= MAX_CALL_ANSWER_BYTES) {
+            sent += piece.length;
+            if (!res.write(piece)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        res.on('error', () => {});
+        res.write('{"status":200,"headers":{},"bodyBase64":"');
+        more();
+      };
+      const streamed = await call('run-streamed');
+      assert.equal(streamed.status, 502, JSON.stringify(streamed.body));
+      assert.match(streamed.body.detail, /^response_too_large: /);
+    });
+
+    it('answers the same whether the gateway writes its answer in the canonical form or another', async () => {
+      const result = { status: 201, headers: { 'content-type': 'text/plain', 'x-note': 'caf\u00e9 "quoted"' }, bodyBase64: Buffer.from('hello').toString('base64'), provider_request_id: 'p-1' };
+      answerCall = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      const canonical = await call('run-canonical');
+      assert.equal(canonical.status, 200, JSON.stringify(canonical.body));
+      assert.deepEqual(canonical.body, { run_id: 'run-canonical', ...result });
+      // Another key order, spacing and escaping: parsed and checked whole, then answered the same.
+      answerCall = (res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          `{ "provider_request_id": "p-1", "bodyBase64": "${result.bodyBase64}", "headers": {"content-type": "text/plain", "x-note": "caf\\u00e9 \\"quoted\\""}, "status": 201 }`,
+        );
+      const other = await call('run-other-form');
+      assert.equal(other.status, 200, JSON.stringify(other.body));
+      assert.deepEqual(other.body, { run_id: 'run-other-form', ...result });
+      // A decoy body key in the headers and a repeated key: read as JSON reads it, and answered exactly as read.
+      answerCall = (res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":200,"headers":{"bodyBase64":"QQ=="},"bodyBase64":"","provider_request_id":null,"bodyBase64":"Qg=="}');
+      const decoy = await call('run-decoy');
+      assert.deepEqual(decoy.body, { run_id: 'run-decoy', status: 200, headers: { bodyBase64: 'QQ==' }, bodyBase64: 'Qg==', provider_request_id: null });
+    });
+
+    it('answers 503 gateway_unavailable for an answer outside the protocol', async () => {
+      const bad = [
+        '{"status":200,"headers":{},"bodyBase64":"not base64!","provider_request_id":null}',
+        '{"status":"200","headers":{},"bodyBase64":"","provider_request_id":null}',
+        '{"status":200,"headers":{},"bodyBase64":"","provider_request_id":null,"extra":1}',
+        'not json',
+        '[1]',
+      ];
+      for (const [i, text] of bad.entries()) {
+        answerCall = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        const res = await call(`run-bad-${i}`);
+        assert.equal(res.status, 503, `${text}: ${JSON.stringify(res.body)}`);
+        assert.match(res.body.detail, /^gateway_unavailable: /);
       }
     });
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import type { ServerResponse } from 'node:http';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LedgerRecord } from '../src/shared/gateway-wire.js';
 import { answers, destinationFor, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
 
@@ -284,6 +285,142 @@ for (const backend of gatewayBackends()) {
       } finally {
         await gw.stop();
       }
+    });
+  });
+
+  describe(`credential gateway calls in flight (${backend})`, () => {
+    let upstream: Upstream;
+    /** Answers the upstream holds back until the test lets them go. */
+    let held: ServerResponse[];
+    before(async () => {
+      upstream = await startUpstream();
+      upstream.answer('/v1/held', (_req, res) => void held.push(res));
+    });
+    beforeEach(() => {
+      held = [];
+    });
+    after(() => upstream?.stop());
+
+    /** Starts a call with `ticket` and resolves, once it is held at the upstream, with its answer to come. */
+    async function inFlight(gw: TestGateway, ticket: string): Promise<{ answer: Promise<Response> }> {
+      const arrived = upstream.waitFor(upstream.received.length + 1);
+      const answer = fetch(`${gw.url}/v1/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }) });
+      await arrived;
+      return { answer };
+    }
+
+    const use = (gw: TestGateway, ticket: string) => fetch(`${gw.url}/v1/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }) });
+
+    async function refusedForLoad(res: Response, code: 'too_many_calls' | 'gateway_busy', status: number): Promise<void> {
+      assert.equal(res.status, status);
+      assert.equal(res.headers.get('retry-after'), '1');
+      const body = (await res.json()) as { code: string; detail: string };
+      assert.deepEqual(Object.keys(body).sort(), ['code', 'detail']);
+      assert.equal(body.code, code);
+    }
+
+    const release = () => {
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"done":true}');
+    };
+
+    it('bounds the calls one member has in flight: 429 too_many_calls with Retry-After, the ticket left usable', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET, ATRIUM_CREDENTIAL_CALLS_PER_MEMBER: '1' } });
+      try {
+        const first = ticketRequest(upstream.url('/v1/held'));
+        const second = ticketRequest(upstream.url('/v1/held'), { connection_id: 'other' });
+        const other = ticketRequest(upstream.url('/v1/held'), { member: 'wren' });
+        const [a, b, c] = await Promise.all([first, second, other].map(async (r) => (await gw.issue(r)).body.ticket));
+        const answerA = await inFlight(gw, a!);
+        const sent = upstream.received.length;
+        await refusedForLoad(await use(gw, b!), 'too_many_calls', 429);
+        assert.equal(upstream.received.length, sent, 'the refused call sent nothing');
+        const answerC = await inFlight(gw, c!);
+        release();
+        assert.equal((await answerA.answer).status, 200);
+        assert.equal((await answerC.answer).status, 200);
+        assert.deepEqual(forRun(await gw.ledger(), second.run_id).map((r) => r.decision), ['issued'], 'the refusal is not recorded and used nothing up');
+        const again = await inFlight(gw, b!);
+        release();
+        assert.equal((await again.answer).status, 200, 'the same ticket works once the member has room');
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('bounds the calls one connection has in flight, whoever makes them', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET, ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '2' } });
+      try {
+        const tickets = await Promise.all(
+          [
+            { member: 'a' },
+            { member: 'b' },
+            { member: 'c' },
+            { member: 'c', space: 'orchard' },
+          ].map(async (who) => (await gw.issue(ticketRequest(upstream.url('/v1/held'), who))).body.ticket),
+        );
+        const calls = [await inFlight(gw, tickets[0]!), await inFlight(gw, tickets[1]!)];
+        await refusedForLoad(await use(gw, tickets[2]!), 'too_many_calls', 429);
+        calls.push(await inFlight(gw, tickets[3]!));
+        release();
+        for (const call of calls) assert.equal((await call.answer).status, 200);
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('bounds the answers it holds at once: 503 gateway_busy with Retry-After beyond ATRIUM_GATEWAY_BUFFER_BYTES', async () => {
+      const gw = await startGateway({
+        backend,
+        inProcess: true,
+        destinations: [destinationFor(upstream, { maxResponseBytes: 1000 })],
+        env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: '2500' },
+      });
+      try {
+        const tickets = await Promise.all(['a', 'b', 'c'].map(async (member) => (await gw.issue(ticketRequest(upstream.url('/v1/held'), { member, connection_id: member }))).body.ticket));
+        const calls = [await inFlight(gw, tickets[0]!), await inFlight(gw, tickets[1]!)];
+        await refusedForLoad(await use(gw, tickets[2]!), 'gateway_busy', 503);
+        release();
+        for (const call of calls) assert.equal((await call.answer).status, 200);
+        const later = await inFlight(gw, tickets[2]!);
+        release();
+        assert.equal((await later.answer).status, 200, 'room again once the answers are written out');
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('gives a place back when the caller goes away before its answer is read', async () => {
+      const gw = await startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET, ATRIUM_CREDENTIAL_CALLS_PER_MEMBER: '1' } });
+      try {
+        const [a, b] = await Promise.all(['/v1/held', '/v1/quick'].map(async (path) => (await gw.issue(ticketRequest(upstream.url(path)))).body.ticket));
+        const gone = new AbortController();
+        const arrived = upstream.waitFor(upstream.received.length + 1);
+        const abandoned = fetch(`${gw.url}/v1/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket: a }), signal: gone.signal });
+        await arrived;
+        gone.abort();
+        await assert.rejects(abandoned);
+        assert.equal((await use(gw, b!)).status, 429, 'the abandoned call still holds its place while the upstream answers');
+        release();
+        // The place comes back once the gateway has the answer it can no longer deliver; until then the same ticket is refused and left usable.
+        for (;;) {
+          const res = await use(gw, b!);
+          if (res.status === 429) {
+            await res.body?.cancel();
+            continue;
+          }
+          assert.equal(res.status, 200);
+          break;
+        }
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('rejects a buffer smaller than a destination’s answer limit at start', async () => {
+      await assert.rejects(
+        startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream, { maxResponseBytes: 5000 })], env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: '4999' } }),
+        /ATRIUM_GATEWAY_BUFFER_BYTES \(4999\) must be at least the maxResponseBytes of destination "provider" \(5000\)/,
+      );
     });
   });
 }

@@ -60,7 +60,8 @@ for (const backend of gatewayBackends()) {
     });
 
     it('chains every record to the one before, and the chain holds under concurrent appends', async () => {
-      const requests = Array.from({ length: 12 }, (_, i) => ticketRequest(upstream.url(`/v1/n${i}`)));
+      // Each its own member and connection, so that all six calls may be in flight at once.
+      const requests = Array.from({ length: 12 }, (_, i) => ticketRequest(upstream.url(`/v1/n${i}`), { member: `member-${i}`, connection_id: `connection-${i}` }));
       const issued = await Promise.all(requests.map((r) => gw.issue(r)));
       assert.ok(issued.every((r) => r.status === 201));
       await Promise.all(issued.slice(0, 6).map((r) => gw.call(r.body.ticket)));
@@ -145,6 +146,100 @@ for (const backend of gatewayBackends()) {
       assert.notEqual(gap.code, 0);
       assert.match(gap.stderr, /broken at seq 5: record 5 is missing/);
     });
+  });
+
+  describe(`credential gateway: a ticket's identity fields against a rewritten store (${backend})`, () => {
+    let upstream: Upstream;
+    let gw: TestGateway;
+    /** Added to the real time on the gateway's clock, so a ticket can expire without waiting. */
+    let skewMs = 0;
+    before(async () => {
+      upstream = await startUpstream();
+      gw = await startGateway({ backend, inProcess: true, now: () => new Date(Date.now() + skewMs), destinations: [destinationFor(upstream)], env: { PROVIDER_KEY: SECRET } });
+    });
+    after(async () => {
+      await gw?.stop();
+      await upstream?.stop();
+    });
+
+    /** Rewrites one field of the request the gateway keeps for `runId`'s ticket, as anyone with write access to its store could. */
+    const rewriteKept = (runId: string, field: string, value: string) =>
+      onStore(
+        gw,
+        `update gateway_pending_tickets set bound = json_set(bound, '$.${field}', '${value}') where json_extract(bound, '$.run_id') = '${runId}'`,
+        `update gateway_pending_tickets set bound = jsonb_set(bound::jsonb, '{${field}}', '"${value}"')::text where bound::jsonb->>'run_id' = '${runId}'`,
+      );
+
+    for (const field of ['purpose', 'request_id']) {
+      it(`refuses a ticket whose kept ${field} was rewritten: 401 ticket_invalid, nothing sent, nothing of the rewrite recorded`, async () => {
+        const req = ticketRequest(upstream.url(`/v1/kept-${field}`));
+        const issued = await gw.issue(req);
+        assert.equal(issued.status, 201);
+        await rewriteKept(req.run_id, field, 'Rewritten afterwards');
+        const before = upstream.received.length;
+        const res = await gw.call(issued.body.ticket);
+        assert.equal(res.status, 401, JSON.stringify(res.body));
+        assert.deepEqual(res.body, { code: 'ticket_invalid', detail: res.body.detail });
+        assert.equal(upstream.received.length, before, 'nothing reached the upstream');
+        const ledger = await gw.ledger();
+        assert.deepEqual(ledger.filter((r) => r.run_id === req.run_id).map((r) => r.decision), ['issued']);
+        assert.ok(!JSON.stringify(ledger).includes('Rewritten afterwards'));
+        assert.equal((await verifyLedger(gw.databaseUrl)).code, 0);
+      });
+
+      it(`records no replay or expiry under a rewritten ${field}`, async () => {
+        const used = ticketRequest(upstream.url(`/v1/replayed-${field}`));
+        const usedTicket = (await gw.issue(used)).body.ticket;
+        assert.equal((await gw.call(usedTicket)).status, 200);
+        await rewriteKept(used.run_id, field, 'Rewritten after use');
+        const replay = await gw.call(usedTicket);
+        assert.equal(replay.status, 401, JSON.stringify(replay.body));
+        assert.equal(replay.body.code, 'ticket_invalid');
+
+        const late = ticketRequest(upstream.url(`/v1/late-${field}`), { ttl_seconds: 30 });
+        const lateTicket = (await gw.issue(late)).body.ticket;
+        await rewriteKept(late.run_id, field, 'Rewritten before expiry');
+        skewMs += 31_000;
+        const expired = await gw.call(lateTicket);
+        assert.equal(expired.status, 401, JSON.stringify(expired.body));
+        assert.equal(expired.body.code, 'ticket_invalid');
+
+        const ledger = await gw.ledger();
+        assert.deepEqual(ledger.filter((r) => r.run_id === used.run_id).map((r) => r.decision), ['issued', 'started', 'brokered']);
+        assert.deepEqual(ledger.filter((r) => r.run_id === late.run_id).map((r) => r.decision), ['issued']);
+        assert.ok(!/Rewritten (after use|before expiry)/.test(JSON.stringify(ledger)));
+      });
+
+      it(`finds with verify-ledger a ${field} rewritten in a ticket's later records, even rehashed from there on`, async () => {
+        const req = ticketRequest(upstream.url(`/v1/rehashed-${field}`));
+        const issued = await gw.issue(req);
+        assert.equal((await gw.call(issued.body.ticket)).status, 200);
+        assert.equal((await gw.issue(ticketRequest(upstream.url('/v1/after')))).status, 201, 'a record after the rewritten ones');
+        const ledger = await gw.ledger();
+        assert.equal((await verifyLedger(gw.databaseUrl)).code, 0);
+        const started = ledger.find((r) => r.run_id === req.run_id && r.decision === 'started')!;
+        const issuedSeq = ledger.find((r) => r.run_id === req.run_id && r.decision === 'issued')!.seq;
+
+        // The started and brokered records say something else, and every digest from there on is recomputed: the chain is whole.
+        let prev = ledger[started.seq - 2]!.digest;
+        const rewrites = ledger.slice(started.seq - 1).map((record) => {
+          const forged: LedgerRecord = { ...record, ...(record.run_id === req.run_id ? { [field]: 'Rewritten in the ledger' } : {}), prev_digest: prev };
+          forged.digest = digestOf(forged);
+          prev = forged.digest;
+          return `update gateway_ledger set record = '${JSON.stringify(forged).replaceAll("'", "''")}', digest = '${forged.digest}' where seq = ${record.seq};`;
+        });
+        await onStore(gw, rewrites.join('\n'), rewrites.join('\n'));
+        assertChain(await gw.ledger());
+        const result = await verifyLedger(gw.databaseUrl);
+        assert.notEqual(result.code, 0);
+        assert.match(result.stderr, new RegExp(`the ledger is broken at seq ${started.seq}: ${field} differs from the issued record of its ticket \\(seq ${issuedSeq}\\)`));
+
+        // Put back as the gateway wrote it for the tests that follow.
+        const restores = ledger.slice(started.seq - 1).map((record) => `update gateway_ledger set record = '${JSON.stringify(record).replaceAll("'", "''")}', digest = '${record.digest}' where seq = ${record.seq};`);
+        await onStore(gw, restores.join('\n'), restores.join('\n'));
+        assertChain(await gw.ledger());
+      });
+    }
   });
 
   describe(`credential gateway without its ledger (${backend})`, () => {

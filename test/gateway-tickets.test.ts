@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from '../src/shared/gateway-wire.js';
-import { destinationFor, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
+import { destinationFor, gatewayBackends, PATH_TRICKS, PATHS_ALLOWED, PURPOSES_REFUSED, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
 
 const SECRET = 'sk-provider-secret-tickets-0123';
 
@@ -72,6 +72,20 @@ for (const backend of gatewayBackends()) {
       await refused(ticketRequest(upstream.url('/v1/x'), { request: { headers: { 'content-type': 'a\r\nx-injected: 1' } } }), 'invalid_request');
     });
 
+    it('refuses a purpose with a control or format character with 422 invalid_request, before anything is recorded', async () => {
+      const before = (await gw.ledger()).length;
+      for (const [what, purpose] of PURPOSES_REFUSED) {
+        const res = await gw.issue(ticketRequest(upstream.url('/v1/x'), { purpose }));
+        assert.equal(res.status, 422, what);
+        assert.deepEqual(Object.keys(res.body).sort(), ['code', 'detail']);
+        assert.equal(res.body.code, 'invalid_request', what);
+        assert.match(res.body.detail!, /^purpose must be one line without control or format characters \(found U\+[0-9A-F]{4,}\)$/, what);
+      }
+      assert.equal((await gw.ledger()).length, before, 'no refusal put the purpose in the ledger');
+      // Text beyond ASCII is fine: only what is invisible or steers the display is refused.
+      assert.equal((await gw.issue(ticketRequest(upstream.url('/v1/x'), { purpose: 'Prévision à 5 jours — 東京 ✓' }))).status, 201);
+    });
+
     it('refuses URLs the shape rules forbid with 422 url_invalid', async () => {
       const origin = upstream.origin;
       const port = new URL(origin).port;
@@ -97,6 +111,22 @@ for (const backend of gatewayBackends()) {
       }
       // An encoded delimiter in the query is a query value, not a path trick.
       assert.equal((await gw.issue(ticketRequest(`${origin}/v1/x?next=%2F%3F`))).status, 201);
+    });
+
+    it('refuses a path that any common server would read as a dot segment, a separator or a parameter: 422 url_invalid, recorded', async () => {
+      const before = upstream.received.length;
+      for (const [what, path] of PATH_TRICKS) {
+        const url = upstream.url(path);
+        assert.equal(new URL(url).href, url, `${what}: written as its serialisation, so only the path rule can refuse it`);
+        const res = await gw.issue(ticketRequest(url));
+        assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual(res.body, { code: 'url_invalid', detail: res.body.detail }, what);
+        assert.match(res.body.detail!, /^the URL path must not hold /, what);
+        const last = (await gw.ledger()).at(-1)!;
+        assert.deepEqual([last.decision, last.error_code], ['denied', 'url_invalid'], what);
+      }
+      for (const path of PATHS_ALLOWED) assert.equal((await gw.issue(ticketRequest(upstream.url(path)))).status, 201, path);
+      assert.equal(upstream.received.length, before, 'issuance sends nothing');
     });
 
     it('refuses headers a caller may not send with 403 header_denied', async () => {

@@ -1689,7 +1689,7 @@ export interface paths {
         put?: never;
         /**
          * Make one exact external request through the credential gateway
-         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
+         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Calls in flight are bounded, here and at the gateway: 429 `too_many_calls` with Retry-After when the caller already has ATRIUM_CREDENTIAL_CALLS_PER_MEMBER (default 2) or the connection ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION (default 4), before anything is checked or used up; 503 `gateway_busy` with Retry-After when the gateway holds as many answers as it may. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
          */
         post: operations["call_external_service"];
         delete?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
         put?: never;
         /**
          * Get a one-use ticket for one exact external request
-         * @description For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`.
+         * @description For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. The gateway bounds the calls in flight too: its 429 `too_many_calls` or 503 `gateway_busy` (with Retry-After) leaves the ticket unused, to be presented again.
          */
         post: operations["issue_credential_ticket"];
         delete?: never;
@@ -7390,7 +7390,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7398,7 +7398,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7448,6 +7448,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["Unavailable"];
@@ -7471,7 +7472,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7479,7 +7480,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7583,7 +7584,7 @@ export interface operations {
                     task_id?: number;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id: string;
-                    /** @description The declared purpose: one line, 1-200 characters; recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
                     purpose: string;
                     /**
                      * @description Seconds the approval stays usable: 1-86400, default 3600.
@@ -7592,7 +7593,7 @@ export interface operations {
                     expires_in_seconds?: number;
                     /** @description Why it is approved (3-1000 characters); kept on this host, never sent to the gateway. */
                     reason: string;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
 import { eventActor, requireOwnerOrHost } from '../roles/authority.js';
-import type { ExternalRequest } from '../shared/gateway-wire.js';
+import { purposeRefusal, type ExternalRequest } from '../shared/gateway-wire.js';
 import { newId } from '../shared/ids.js';
 import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
@@ -70,10 +70,10 @@ export function approvalView(row: CredentialApprovalTable, now: Date): ApprovalV
   };
 }
 
-/** Line breaks would let a declared purpose pose as several ledger or log lines. */
+/** The gateway applies the same rule to what it is sent (src/shared/gateway-wire.ts). */
 export function checkPurpose(purpose: string): void {
-  if (/[\r\n\u2028\u2029]/.test(purpose)) throw refuse('invalid_request', 'purpose must be one line');
-  if (purpose.trim() === '') throw refuse('invalid_request', 'purpose must not be blank');
+  const refusal = purposeRefusal(purpose);
+  if (refusal !== undefined) throw refuse('invalid_request', refusal);
 }
 
 /**

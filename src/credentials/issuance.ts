@@ -2,14 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
-import type { CallResult, ExternalRequest, TicketIssueRequest } from '../shared/gateway-wire.js';
+import type { ExternalRequest, TicketIssueRequest } from '../shared/gateway-wire.js';
 import { principalOf } from '../tasks/provenance.js';
 import type { Tx } from '../storage/database.js';
 import { checkPurpose, judgeApproval } from './approvals.js';
+import { callerKey, credentialCallLimits } from './call-limits.js';
 import { admitsMember, type CredentialConnection } from './connections.js';
 import { canonicalRequest, type CanonicalRequest } from './external-request.js';
-import { callWithTicket, issueTicket } from './gateway-client.js';
-import { refuse } from './refusal.js';
+import { callWithTicket, issueTicket, type CallAnswer } from './gateway-client.js';
+import { CredentialRefusal, refuse } from './refusal.js';
 import { admittedMember } from './space-access.js';
 
 /** The body of a credential call or ticket request (the caller's side of the protocol's call fields). */
@@ -62,11 +63,24 @@ interface Reservation {
  *    transaction, so refusals use nothing up (a ticket whose answer was lost
  *    on the way is held by nobody and expires unused); an issued ticket turns
  *    the reservation into a used run and records `credential_ticket_issued`.
+ * A call whose ticket the gateway then refuses for load (too many calls in
+ * flight) frees them too: see callExternalService.
  * A process that dies between 1 and 3 leaves the approval and run id used:
  * a ticket may exist, and failing closed is the safe side. The gateway's
  * ledger says whether one was issued.
  */
 export async function issueCredentialTicket(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
+  const { ticket, expires_ts, run_id } = await issue(ctx, actor, slug, input);
+  return { ticket, expires_ts, run_id };
+}
+
+/** An issued ticket, with what undoing its run needs. */
+interface Issued extends IssuedTicket {
+  memberHandle: string;
+  approvalId: string | null;
+}
+
+async function issue(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
   const runId = input.run_id ?? newRunId();
   const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
   const { member, connection, request } = reservation;
@@ -94,7 +108,7 @@ export async function issueCredentialTicket(ctx: AppContext, actor: Actor, slug:
   try {
     issued = await issueTicket(ctx.config.gateway, issueRequest, ctx.log);
   } catch (err) {
-    await ctx.db.transaction((tx) => release(tx, member.member.handle, runId, reservation.approvalId));
+    await ctx.db.transaction((tx) => releaseRun(tx, member.member.handle, runId, reservation.approvalId, 'reserved'));
     throw err;
   }
   await ctx.db.transaction(async (tx) => {
@@ -121,14 +135,32 @@ export async function issueCredentialTicket(ctx: AppContext, actor: Actor, slug:
     });
   });
   ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
-  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId };
+  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId };
 }
 
-/** The preferred path: the service uses the ticket itself, so it never reaches the caller. */
-export async function callExternalService(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<CallResult & { run_id: string }> {
-  const issued = await issueCredentialTicket(ctx, actor, slug, input);
-  const result = await callWithTicket(ctx.config.gateway, issued.ticket, ctx.log);
-  return { run_id: issued.run_id, ...result };
+/**
+ * The preferred path: the service uses the ticket itself, so it never reaches
+ * the caller. The call holds a place among this process's calls in flight
+ * (call-limits.ts) from before anything is checked until its answer is ready.
+ */
+export async function callExternalService(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
+  const leave = credentialCallLimits(ctx).take(callerKey(actor), slug, input.connection_id);
+  try {
+    const issued = await issue(ctx, actor, slug, input);
+    try {
+      return await callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log);
+    } catch (err) {
+      // The gateway refused the ticket for load before using it, and only this
+      // process holds it: it is dropped unused (it expires), and the run id and
+      // approval are freed, so the same call can be made again.
+      if (err instanceof CredentialRefusal && (err.code === 'too_many_calls' || err.code === 'gateway_busy')) {
+        await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'issued'));
+      }
+      throw err;
+    }
+  } finally {
+    leave();
+  }
 }
 
 async function reserve(tx: Tx, ctx: AppContext, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
@@ -192,9 +224,9 @@ async function reserve(tx: Tx, ctx: AppContext, actor: Actor, slug: string, inpu
   return { member, connection, request, runId, taskId, approvalId, ttl, operator };
 }
 
-/** Undoes a reservation the gateway did not turn into a ticket. */
-async function release(tx: Tx, handle: string, runId: string, approvalId: string | null): Promise<void> {
-  await tx.db.deleteFrom('credential_runs').where('member_handle', '=', handle).where('run_id', '=', runId).where('state', '=', 'reserved').execute();
+/** Undoes a reservation the gateway did not turn into a ticket, or a ticket only this process held and dropped unused. */
+async function releaseRun(tx: Tx, handle: string, runId: string, approvalId: string | null, state: 'reserved' | 'issued'): Promise<void> {
+  await tx.db.deleteFrom('credential_runs').where('member_handle', '=', handle).where('run_id', '=', runId).where('state', '=', state).execute();
   if (approvalId !== null) await tx.db.updateTable('credential_approvals').set({ consumed_ts: null }).where('id', '=', approvalId).execute();
 }
 

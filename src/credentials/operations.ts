@@ -13,7 +13,8 @@ const WHO = 'An active member credential (401 otherwise) whose member is admitte
 
 const REFUSALS =
   'Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); ' +
-  '422 `invalid_request` (a header named twice, a purpose of more than one line, a body that is not base64), `url_invalid`, `task_required`; ' +
+  '422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), ' +
+  '`url_invalid`, `task_required`; ' +
   '403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` ' +
   '(unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); ' +
   '409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). ' +
@@ -21,7 +22,7 @@ const REFUSALS =
   'their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422.';
 
 const CALL_BODY =
-  '`connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, recorded in the gateway ledger); ' +
+  '`connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); ' +
   '`task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; ' +
   'consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`.';
 
@@ -105,6 +106,9 @@ export const callExternal = defineOperation({
   description:
     `The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the ` +
     `provider credential reaches the caller. ${WHO} The Space must be \`active\` (409). Body: ${CALL_BODY} ${REFUSALS} ` +
+    'Calls in flight are bounded, here and at the gateway: 429 `too_many_calls` with Retry-After when the caller already has ' +
+    'ATRIUM_CREDENTIAL_CALLS_PER_MEMBER (default 2) or the connection ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION (default 4), before anything is ' +
+    'checked or used up; 503 `gateway_busy` with Retry-After when the gateway holds as many answers as it may. ' +
     'Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, ' +
     'so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, ' +
     'header or body values). The response body is untrusted data.',
@@ -113,9 +117,14 @@ export const callExternal = defineOperation({
   body: CallBody,
   bodyRequired: true,
   success: { status: 200, description: "The upstream's answer, as the destination allows it through.", schema: CallAnswer },
-  errors: [401, 403, 404, 409, 502, 503, 504],
+  errors: [401, 403, 404, 409, 429, 502, 503, 504],
   openWorld: true,
-  handler: async ({ params, body, actor, ctx }) => callExternalService(ctx, actor, params.space, body),
+  handler: async ({ params, body, actor, ctx, response }) => {
+    const { result, json } = await callExternalService(ctx, actor, params.space, body);
+    // The answer as the gateway's text already says it: serialising the result would copy its body twice more.
+    if (json !== undefined) response.sendJson(json);
+    return result;
+  },
 });
 
 export const issueTicket = defineOperation({
@@ -126,7 +135,8 @@ export const issueTicket = defineOperation({
   summary: 'Get a one-use ticket for one exact external request',
   description:
     'For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is ' +
-    'the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`.',
+    'the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. The gateway bounds the calls in flight too: ' +
+    'its 429 `too_many_calls` or 503 `gateway_busy` (with Retry-After) leaves the ticket unused, to be presented again.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: CredentialSpaceParams,
   body: CallBody,

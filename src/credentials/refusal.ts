@@ -7,8 +7,19 @@ import { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from '../shared/gateway-w
  * and a `{detail}` that starts with the code, so a client can tell
  * `approval_required` from `header_denied` without parsing prose.
  */
-export function refuse(code: GatewayErrorCode, detail: string, headers: Record<string, string> = {}): AtriumError {
-  return new AtriumError(GATEWAY_ERROR_STATUS[code], `${code}: ${detail}`, headers);
+export function refuse(code: GatewayErrorCode, detail: string, headers: Record<string, string> = {}): CredentialRefusal {
+  return new CredentialRefusal(code, detail, headers);
+}
+
+/** A credential refusal that keeps its code, for the few places that answer one code differently. */
+export class CredentialRefusal extends AtriumError {
+  constructor(
+    readonly code: GatewayErrorCode,
+    detail: string,
+    headers: Record<string, string>,
+  ) {
+    super(GATEWAY_ERROR_STATUS[code], `${code}: ${detail}`, headers);
+  }
 }
 
 export function isGatewayErrorCode(code: unknown): code is GatewayErrorCode {

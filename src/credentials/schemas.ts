@@ -22,7 +22,11 @@ const RunId = Type.String({
   pattern: RUN_ID_PATTERN,
   description: 'Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it.',
 });
-const Purpose = Type.String({ minLength: 1, maxLength: 200, description: 'The declared purpose: one line, 1-200 characters; recorded in the gateway ledger.' });
+const Purpose = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger.',
+});
 const TaskId = Type.Integer({ minimum: 1, description: 'A task of this Space.' });
 /**
  * A string map written as `additionalProperties` (not TypeBox's Record, whose
@@ -44,7 +48,9 @@ const RequestSchema = Type.Object(
   {
     additionalProperties: false,
     description:
-      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, no `%2F` `%5C` `%2E` `%3F` `%23` in the path; ' +
+      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read ' +
+      'as a dot segment, separator or parameter (`;`, an escaped `/` `\\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, ' +
+      'escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); ' +
       'header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused.',
   },
 );

@@ -71,6 +71,12 @@ export async function sendEgress(
       reject(deadline.aborted || err.name === 'AbortError' || err.code === 'ABORT_ERR' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`, 'timeout') : new EgressFailed(describeNetworkError(err)));
     });
     outgoing.on('response', (incoming) => {
+      // An answer of declared length (most large ones) is copied once into a
+      // buffer of that size as it arrives, rather than gathered and then
+      // joined into a second whole copy. It is allocated at the first byte, so
+      // a HEAD answer's length allocates nothing.
+      const declared = declaredLength(incoming.headers, limits.maxResponseBytes);
+      let whole: Buffer | undefined;
       const chunks: Buffer[] = [];
       let size = 0;
       incoming.on('data', (chunk: Buffer) => {
@@ -80,15 +86,36 @@ export async function sendEgress(
           reject(new EgressFailed(`the answer is longer than ${limits.maxResponseBytes} bytes`, 'too_large'));
           return;
         }
-        chunks.push(chunk);
+        if (declared === undefined) {
+          chunks.push(chunk);
+          return;
+        }
+        whole ??= Buffer.allocUnsafe(declared);
+        if (size > declared) {
+          outgoing.destroy();
+          reject(new EgressFailed('the answer is longer than its Content-Length'));
+          return;
+        }
+        chunk.copy(whole, size - chunk.length);
       });
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
+      incoming.on('end', () => {
+        const body = declared === undefined ? Buffer.concat(chunks, size) : (whole ?? Buffer.alloc(0)).subarray(0, size);
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body });
+      });
       incoming.on('error', (err: NodeJS.ErrnoException) =>
         reject(deadline.aborted || err.name === 'AbortError' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`, 'timeout') : new EgressFailed(describeNetworkError(err))),
       );
     });
     outgoing.end(req.body);
   });
+}
+
+/** The answer's Content-Length when it is one number within the limit; otherwise the body is gathered as it comes. */
+function declaredLength(headers: IncomingHttpHeaders, max: number): number | undefined {
+  const text = headers['content-length'];
+  if (text === undefined || headers['transfer-encoding'] !== undefined || !/^\d+$/.test(text)) return undefined;
+  const length = Number(text);
+  return length <= max ? length : undefined;
 }
 
 function describeNetworkError(err: NodeJS.ErrnoException): string {

@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import type { JWTPayload } from 'jose';
 import { performance } from 'node:perf_hooks';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
-import type { CallResult, GatewayErrorCode } from '../shared/gateway-wire.js';
+import type { GatewayErrorCode } from '../shared/gateway-wire.js';
 import type { GatewayContext } from './context.js';
 import type { Destination } from './destinations.js';
 import { GatewayError } from './errors.js';
@@ -10,23 +12,56 @@ import { append, entry, type LedgerEntry } from './ledger.js';
 import { matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
 
 /**
- * `POST /v1/call`: the ticket is the only credential. It is consumed, and
- * `started` committed, in one transaction before anything reaches the
- * upstream: a second use finds it consumed (409 `ticket_replayed`), and a
- * call that was sent always has its `started` record. Then the request goes
- * out exactly as bound, with the credential added, through the egress rules.
+ * A brokered call's answer (CallResult, with the body as bytes). It keeps its
+ * place among the calls in flight until `release`, once it has been written
+ * out: until then the gateway still holds the body.
  */
-export async function callWithTicket(ctx: GatewayContext, ticket: string): Promise<CallResult> {
+export interface BrokeredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  provider_request_id: string | null;
+  release: () => void;
+}
+
+/**
+ * `POST /v1/call`: the ticket is the only credential. It takes a place among
+ * the calls in flight (limits.ts) before it is used, so a call refused for
+ * load leaves the ticket usable. It is consumed, and `started` committed, in
+ * one transaction before anything reaches the upstream: a second use finds it
+ * consumed (409 `ticket_replayed`), and a call that was sent always has its
+ * `started` record. Then the request goes out exactly as bound, with the
+ * credential added, through the egress rules.
+ */
+export async function callWithTicket(ctx: GatewayContext, ticket: string): Promise<BrokeredAnswer> {
   const now = ctx.now();
   let verified;
   try {
     verified = await ctx.signer.verify(ticket, now);
   } catch (err) {
-    if (err instanceof TicketExpired && err.jti !== undefined) await recordAboutKept(ctx, err.jti, ticketFingerprint(ticket), 'ticket_expired', now);
+    if (err instanceof TicketExpired && err.jti !== undefined) {
+      const fingerprint = ticketFingerprint(ticket);
+      if ((await recordAboutKept(ctx, err.jti, fingerprint, err.claims, 'ticket_expired', now)) === 'altered') throw altered(ctx, fingerprint);
+    }
     throw err;
   }
   const { jti, fingerprint, claims } = verified;
+  // The claims are the gateway's own, signed at issuance.
+  const release = ctx.limits.take({
+    member: claims.sub as string,
+    space: claims.space as string,
+    connectionId: claims.connection_id as string,
+    maxResponseBytes: claims.max_response_bytes as number,
+  });
+  try {
+    return { ...(await useAndSend(ctx, jti, fingerprint, claims, now)), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
 
+async function useAndSend(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, now: Date): Promise<Omit<BrokeredAnswer, 'release'>> {
   let call: BoundCall | undefined;
   try {
     call = await ctx.store.transaction(async (trx) => {
@@ -39,8 +74,8 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
       if (Number(consumed.numUpdatedRows) !== 1) return undefined;
       const row = await trx.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirstOrThrow();
       const kept = JSON.parse(row.bound) as BoundCall;
-      // The store must hold the very request the signature binds; otherwise nothing is sent.
-      if (!matchesTicket(kept, claims)) throw new GatewayError('ticket_invalid', 'the ticket does not match the request kept for it');
+      // The store must hold the very request the signature binds; otherwise nothing is sent or recorded.
+      if (!matchesTicket(kept, claims)) throw altered(ctx, fingerprint);
       await append(trx, ctx.store.dialect, entry('started', { ...callFields(kept), ticket_fingerprint: fingerprint }), now);
       return kept;
     });
@@ -48,13 +83,15 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
     throw auditUnavailable(ctx, err);
   }
   if (call === undefined) {
-    if (await recordAboutKept(ctx, jti, fingerprint, 'ticket_replayed', now)) throw new GatewayError('ticket_replayed', 'the ticket was already used');
+    const kept = await recordAboutKept(ctx, jti, fingerprint, claims, 'ticket_replayed', now);
+    if (kept === 'recorded') throw new GatewayError('ticket_replayed', 'the ticket was already used');
+    if (kept === 'altered') throw altered(ctx, fingerprint);
     throw new GatewayError('ticket_invalid', 'the gateway keeps no request for this ticket');
   }
   return send(ctx, call, fingerprint);
 }
 
-async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): Promise<CallResult> {
+async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): Promise<Omit<BrokeredAnswer, 'release'>> {
   const about = { ...callFields(call), ticket_fingerprint: fingerprint };
   const destination = ctx.destinations.get(call.destination_id);
   const secret = ctx.config.credentials.get(call.destination_id);
@@ -92,7 +129,29 @@ async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): 
       provider_request_id: providerRequestId,
     }),
   );
-  return { status: response.status, headers, bodyBase64: response.body.toString('base64'), provider_request_id: providerRequestId };
+  return { status: response.status, headers, body: response.body, provider_request_id: providerRequestId };
+}
+
+/** Bytes of body per piece of the answer: a multiple of 3, so each piece is whole base64. */
+const PIECE_BYTES = 3 * 16 * 1024;
+
+/**
+ * The answer as the CallResult JSON, written out piece by piece as the caller
+ * reads it: the body is encoded 48 KiB at a time, never held as one base64
+ * string, nor inside one JSON string, beside the bytes it came from. The
+ * length is known beforehand, so the answer declares it.
+ */
+export function callResultStream(answer: Omit<BrokeredAnswer, 'release'>): { stream: Readable; length: number } {
+  const head = `{"status":${answer.status},"headers":${JSON.stringify(answer.headers)},"bodyBase64":"`;
+  const tail = `","provider_request_id":${JSON.stringify(answer.provider_request_id)}}`;
+  const { body } = answer;
+  function* pieces(): Generator<string> {
+    yield head;
+    for (let at = 0; at < body.length; at += PIECE_BYTES) yield body.subarray(at, at + PIECE_BYTES).toString('base64');
+    yield tail;
+  }
+  const length = Buffer.byteLength(head) + Math.ceil(body.length / 3) * 4 + Buffer.byteLength(tail);
+  return { stream: Readable.from(pieces(), { objectMode: false }), length };
 }
 
 function describeFailure(err: unknown): { code: GatewayErrorCode; detail: string } {
@@ -128,18 +187,30 @@ async function recordFinal(ctx: GatewayContext, content: LedgerEntry): Promise<v
   }
 }
 
-/** Records a refusal about a kept ticket with its bound fields; false when the gateway keeps no request under that id. */
-async function recordAboutKept(ctx: GatewayContext, jti: string, fingerprint: string, code: GatewayErrorCode, now: Date): Promise<boolean> {
+/**
+ * Records a refusal about a kept ticket with its bound fields: `gone` when the
+ * gateway keeps no request under that id, `altered` when the kept request is
+ * not the one the ticket's signature binds (then nothing is recorded: the
+ * ledger would carry what someone wrote into the store).
+ */
+async function recordAboutKept(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, code: GatewayErrorCode, now: Date): Promise<'recorded' | 'gone' | 'altered'> {
   let row;
   try {
     row = await ctx.store.db.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirst();
   } catch (err) {
     throw auditUnavailable(ctx, err);
   }
-  if (!row) return false;
+  if (!row) return 'gone';
   const kept = JSON.parse(row.bound) as BoundCall;
+  if (!matchesTicket(kept, claims)) return 'altered';
   await record(ctx, entry('denied', { ...callFields(kept), error_code: code, ticket_fingerprint: fingerprint }), now);
-  return true;
+  return 'recorded';
+}
+
+/** Someone with write access to the store changed a kept request: refused as an invalid ticket, and logged for the operator. */
+function altered(ctx: GatewayContext, fingerprint: string): GatewayError {
+  ctx.log.error({ ticket_fingerprint: fingerprint }, 'the request kept for a ticket is not the one the ticket binds: the gateway store was altered; nothing was sent or recorded');
+  return new GatewayError('ticket_invalid', 'the ticket does not match the request kept for it');
 }
 
 /** The ledger fields a kept request gives: its identity fields, method, host and path (never query, headers or body). */

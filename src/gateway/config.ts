@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { addressPolicy, type AddressPolicy } from '../egress/address-policy.js';
 import { credentialValues, loadDestinations, type Destination } from './destinations.js';
 import { GatewayConfigError } from './errors.js';
+import type { CallBounds } from './limits.js';
 
 /** What the gateway process runs with; read from its own environment only. */
 export interface GatewayConfig {
@@ -18,10 +19,15 @@ export interface GatewayConfig {
   /** Destination id → its provider secret. Held in memory only: never logged, stored or sent anywhere but upstream. */
   credentials: Map<string, string>;
   egress: AddressPolicy;
+  /** What may run at once (limits.ts). */
+  calls: CallBounds;
   logLevel: string;
 }
 
 export const MIN_KEY_LENGTH = 32;
+
+/** Room for four answers at the largest `maxResponseBytes` a destination may have. */
+export const DEFAULT_BUFFER_BYTES = 256 * 1024 * 1024;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const host = env.ATRIUM_GATEWAY_HOST || '127.0.0.1';
@@ -36,6 +42,16 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const databaseUrl = env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(dataDir, 'gateway.db')}`;
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) throw new GatewayConfigError('ATRIUM_GATEWAY_DATABASE_URL must start with sqlite: or postgres://');
   const destinations = env.ATRIUM_GATEWAY_DESTINATIONS ? loadDestinations(env.ATRIUM_GATEWAY_DESTINATIONS) : [];
+  const calls: CallBounds = {
+    perMember: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_MEMBER', env.ATRIUM_CREDENTIAL_CALLS_PER_MEMBER ?? '2'),
+    perConnection: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION', env.ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION ?? '4'),
+    bufferBytes: parsePositiveInt('ATRIUM_GATEWAY_BUFFER_BYTES', env.ATRIUM_GATEWAY_BUFFER_BYTES ?? String(DEFAULT_BUFFER_BYTES)),
+  };
+  // A destination whose answers could never fit would refuse every call as busy.
+  const largest = destinations.reduce<Destination | undefined>((a, d) => (a && a.maxResponseBytes >= d.maxResponseBytes ? a : d), undefined);
+  if (largest && largest.maxResponseBytes > calls.bufferBytes) {
+    throw new GatewayConfigError(`ATRIUM_GATEWAY_BUFFER_BYTES (${calls.bufferBytes}) must be at least the maxResponseBytes of destination ${JSON.stringify(largest.id)} (${largest.maxResponseBytes})`);
+  }
   let egress: AddressPolicy;
   try {
     egress = addressPolicy((env.ATRIUM_EGRESS_ALLOW_CIDRS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
@@ -52,8 +68,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     destinations,
     credentials: credentialValues(destinations, env),
     egress,
+    calls,
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
+}
+
+function parsePositiveInt(name: string, raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isSafeInteger(value) || value < 1) throw new GatewayConfigError(`${name} must be a positive integer, got ${raw}`);
+  return value;
 }
 
 function parsePort(raw: string): number {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Resolver } from '../egress/target.js';
 import type { GatewayConfig } from './config.js';
 import type { Destination } from './destinations.js';
+import type { CallLimits } from './limits.js';
 import type { GatewayStore } from './store.js';
 import type { TicketSigner } from './tickets.js';
 
@@ -11,6 +12,8 @@ export interface GatewayContext {
   destinations: ReadonlyMap<string, Destination>;
   store: GatewayStore;
   signer: TicketSigner;
+  /** The calls in flight, bounded per member, per connection and in answer bytes. */
+  limits: CallLimits;
   log: Logger;
   /** The time, injectable so a test can let a ticket expire without waiting. */
   now: () => Date;

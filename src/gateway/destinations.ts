@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { HTTP_METHODS } from '../shared/gateway-wire.js';
+import { HTTP_METHODS, MAX_RESPONSE_BYTES_CEILING } from '../shared/gateway-wire.js';
 import { GatewayConfigError, GatewayError } from './errors.js';
 import { isForbiddenHeader } from './request-shape.js';
 
@@ -16,7 +16,7 @@ const DestinationEntry = Type.Object(
     requestHeaders: Type.Array(HeaderName),
     responseHeaders: Type.Array(HeaderName),
     timeoutMs: Type.Integer({ minimum: 1, maximum: 300_000 }),
-    maxResponseBytes: Type.Integer({ minimum: 1, maximum: 64 * 1024 * 1024 }),
+    maxResponseBytes: Type.Integer({ minimum: 1, maximum: MAX_RESPONSE_BYTES_CEILING }),
     credential: Type.Object(
       { header: HeaderName, env: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), prefix: Type.Optional(Type.String()) },
       { additionalProperties: false },

@@ -1,8 +1,9 @@
-import { GATEWAY_ERROR_STATUS, type GatewayErrorCode } from '../shared/gateway-wire.js';
+import { GATEWAY_ERROR_STATUS, RETRY_LATER_SECONDS, type GatewayErrorCode } from '../shared/gateway-wire.js';
 
-/** A refusal the gateway answers with `{code, detail}` and the one status its code has. */
+/** A refusal the gateway answers with `{code, detail}`, the one status its code has, and `Retry-After` for a refusal about load. */
 export class GatewayError extends Error {
   readonly status: number;
+  readonly retryAfter: number | undefined;
   constructor(
     readonly code: GatewayErrorCode,
     readonly detail: string,
@@ -10,6 +11,7 @@ export class GatewayError extends Error {
     super(`${code}: ${detail}`);
     this.name = 'GatewayError';
     this.status = GATEWAY_ERROR_STATUS[code];
+    this.retryAfter = RETRY_LATER_SECONDS[code];
   }
 }
 

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import type { Resolver } from '../egress/target.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayContext } from './context.js';
+import { CallLimits } from './limits.js';
 import { createGatewayServer } from './server.js';
 import { migrateStore, openStore } from './store.js';
 import { TicketSigner } from './tickets.js';
@@ -39,6 +40,7 @@ export async function createGateway(config: GatewayConfig, opts: GatewayOptions 
     destinations: new Map(config.destinations.map((d) => [d.id, d])),
     store,
     signer: await TicketSigner.generate(),
+    limits: new CallLimits(config.calls),
     log: opts.log ?? createGatewayLogger(config.logLevel),
     now: opts.now ?? (() => new Date()),
     resolver: opts.resolver,

@@ -1,4 +1,4 @@
-import type { TicketIssued, TicketIssueRequest } from '../shared/gateway-wire.js';
+import { purposeRefusal, type TicketIssued, type TicketIssueRequest } from '../shared/gateway-wire.js';
 import type { GatewayContext } from './context.js';
 import { checkDestinationPolicy } from './destinations.js';
 import { GatewayError } from './errors.js';
@@ -13,6 +13,10 @@ import type { BoundCall } from './tickets.js';
  * is 503 `audit_unavailable` and no ticket exists.
  */
 export async function issueTicket(ctx: GatewayContext, req: TicketIssueRequest): Promise<TicketIssued> {
+  // Refused like a malformed body, before anything is recorded: the ledger
+  // would otherwise carry the very characters the rule keeps out of it.
+  const purposeRefused = purposeRefusal(req.purpose);
+  if (purposeRefused !== undefined) throw new GatewayError('invalid_request', purposeRefused);
   const now = ctx.now();
   const about = issuanceFields(req);
   let call: BoundCall;

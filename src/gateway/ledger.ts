@@ -90,9 +90,35 @@ export async function readLedger(db: Kysely<GatewaySchema>, q: LedgerQuery): Pro
 export type Verification = { ok: true; count: number } | { ok: false; count: number; seq: number; reason: string };
 
 /**
+ * The fields every record about one ticket repeats from its `issued` record:
+ * the ticket's signature binds them all, and the gateway writes the later
+ * records from the request it kept, which must match the signature to be used.
+ */
+export const TICKET_BOUND_FIELDS = [
+  'request_id',
+  'space',
+  'connection_id',
+  'member',
+  'member_type',
+  'operator',
+  'task_id',
+  'run_id',
+  'purpose',
+  'approval_id',
+  'destination_id',
+  'method',
+  'host',
+  'path',
+] as const satisfies ReadonlyArray<keyof LedgerRecord>;
+
+/**
  * Recomputes the chain from the first record: each `seq` one more than the
  * last, each `prev_digest` the digest before it, each digest the hash of its
- * record, and the columns the filters use equal to the record's fields.
+ * record, and the columns the filters use equal to the record's fields. Every
+ * record about a ticket (`started`, its outcome, a replay's or an expiry's
+ * `denied`) must also follow that ticket's `issued` record and repeat its
+ * bound fields: a rewrite of those later records, rehashed from there on,
+ * keeps the chain whole but not the agreement.
  */
 export async function verifyLedger(store: GatewayStore): Promise<Verification> {
   let prev = GENESIS_DIGEST;
@@ -101,20 +127,23 @@ export async function verifyLedger(store: GatewayStore): Promise<Verification> {
   const PAGE = 1000;
   for (;;) {
     const rows = await store.db.selectFrom('gateway_ledger').selectAll().where('seq', '>=', expected).orderBy('seq').limit(PAGE).execute();
+    const issued = await issuedRecordsFor(store.db, rows);
     for (const row of rows) {
       const fail = (reason: string): Verification => ({ ok: false, count, seq: Number(row.seq), reason });
       if (Number(row.seq) !== expected) return { ok: false, count, seq: expected, reason: `record ${expected} is missing (the next is ${row.seq})` };
-      let record: LedgerRecord;
-      try {
-        record = JSON.parse(row.record) as LedgerRecord;
-      } catch {
-        return fail('the stored record is not JSON');
-      }
+      const record = parseRecord(row.record);
+      if (record === undefined) return fail('the stored record is not JSON');
       if (record.seq !== expected) return fail(`the record says seq ${String(record.seq)}`);
       if (record.prev_digest !== prev) return fail('prev_digest is not the digest of the record before');
       if (recordDigest(record) !== record.digest) return fail('digest does not match the record');
       if (row.digest !== record.digest || row.space !== record.space || row.member !== record.member || row.run_id !== record.run_id) {
         return fail('the indexed columns differ from the record');
+      }
+      if (record.ticket_fingerprint !== null && record.decision !== 'issued') {
+        const origin = issued.get(record.ticket_fingerprint);
+        if (origin === undefined || origin.seq >= record.seq) return fail('no issued record of its ticket comes before it');
+        const differs = TICKET_BOUND_FIELDS.find((field) => record[field] !== origin[field]);
+        if (differs !== undefined) return fail(`${differs} differs from the issued record of its ticket (seq ${origin.seq})`);
       }
       prev = record.digest;
       expected += 1;
@@ -122,4 +151,34 @@ export async function verifyLedger(store: GatewayStore): Promise<Verification> {
     }
     if (rows.length < PAGE) return { ok: true, count };
   }
+}
+
+function parseRecord(text: string): LedgerRecord | undefined {
+  try {
+    return JSON.parse(text) as LedgerRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `issued` records of the tickets a page's later records are about, by
+ * ticket fingerprint. A ticket binds its run id, so they are found through the
+ * run index: the whole ledger is never held in memory.
+ */
+async function issuedRecordsFor(db: Kysely<GatewaySchema>, rows: ReadonlyArray<{ seq: number; run_id: string | null; record: string }>): Promise<Map<string, LedgerRecord>> {
+  const runs = new Set<string>();
+  for (const row of rows) {
+    const record = parseRecord(row.record);
+    if (record?.ticket_fingerprint && record.decision !== 'issued' && row.run_id !== null) runs.add(row.run_id);
+  }
+  const issued = new Map<string, LedgerRecord>();
+  if (runs.size === 0) return issued;
+  const last = rows.at(-1)!.seq;
+  const candidates = await db.selectFrom('gateway_ledger').select('record').where('run_id', 'in', [...runs]).where('seq', '<=', last).orderBy('seq').execute();
+  for (const candidate of candidates) {
+    const record = parseRecord(candidate.record);
+    if (record?.decision === 'issued' && record.ticket_fingerprint && !issued.has(record.ticket_fingerprint)) issued.set(record.ticket_fingerprint, record);
+  }
+  return issued;
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type RawServerDefault } from 'fastify';
 import type { Logger } from 'pino';
 import { CallWithTicket, TicketIssueRequest, type LedgerPage } from '../shared/gateway-wire.js';
-import { callWithTicket } from './call.js';
+import { callResultStream, callWithTicket } from './call.js';
 import type { GatewayContext } from './context.js';
 import { GatewayError } from './errors.js';
 import { issueTicket } from './issue.js';
@@ -35,7 +35,10 @@ export function createGatewayServer(ctx: GatewayContext): FastifyInstance<RawSer
   });
 
   http.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    if (err instanceof GatewayError) return reply.code(err.status).send({ code: err.code, detail: err.detail });
+    if (err instanceof GatewayError) {
+      if (err.retryAfter !== undefined) void reply.header('retry-after', String(err.retryAfter));
+      return reply.code(err.status).send({ code: err.code, detail: err.detail });
+    }
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       // Fastify's own refusals (not JSON, too large, wrong content type) are a malformed request.
       return reply.code(422).send({ code: 'invalid_request', detail: err.message });
@@ -54,7 +57,21 @@ export function createGatewayServer(ctx: GatewayContext): FastifyInstance<RawSer
   });
 
   const callBody = compile(CallWithTicket);
-  http.post('/v1/call', async (req) => callWithTicket(ctx, callBody(req.body).ticket));
+  http.post('/v1/call', async (req, reply) => {
+    // The call keeps its place until the answer is written out, or the caller
+    // has gone, which may happen while the upstream is still answering.
+    let closed = false;
+    const gone = () => {
+      closed = true;
+    };
+    reply.raw.once('close', gone);
+    const answer = await callWithTicket(ctx, callBody(req.body).ticket);
+    reply.raw.off('close', gone);
+    if (closed) answer.release();
+    else reply.raw.once('close', answer.release);
+    const { stream, length } = callResultStream(answer);
+    return reply.type('application/json; charset=utf-8').header('content-length', length).send(stream);
+  });
 
   http.get('/v1/events', async (req: FastifyRequest, reply: FastifyReply) => {
     if (ctx.config.auditKey === undefined) throw new GatewayError('audit_disabled', 'ledger reads are off: ATRIUM_GATEWAY_AUDIT_KEY is not set');

@@ -36,8 +36,13 @@ export const TICKET_ISSUER = 'atrium-gateway';
 export const TICKET_AUDIENCE = 'atrium-gateway/v1/call';
 export const MAX_TICKET_SECONDS = 300;
 
-/** The claims a ticket signs, beside `iss`, `aud`, `jti`, `iat` and `exp`. */
+/**
+ * The claims a ticket signs, beside `iss`, `aud`, `jti`, `iat` and `exp`:
+ * every field of the kept request, so that nothing the gateway sends or
+ * records can be rewritten in its store without the signature failing to match.
+ */
 interface BindingClaims {
+  request_id: string;
   space: string;
   connection_id: string;
   destination_id: string;
@@ -46,6 +51,7 @@ interface BindingClaims {
   operator: string | null;
   task_id: number | null;
   run_id: string;
+  purpose: string;
   approval_id: string | null;
   method: string;
   url: string;
@@ -61,6 +67,7 @@ function sha256Hex(data: string | Buffer): string {
 
 function bindingClaims(call: BoundCall): BindingClaims {
   return {
+    request_id: call.request_id,
     space: call.space,
     connection_id: call.connection_id,
     destination_id: call.destination_id,
@@ -69,6 +76,7 @@ function bindingClaims(call: BoundCall): BindingClaims {
     operator: call.operator,
     task_id: call.task_id,
     run_id: call.run_id,
+    purpose: call.purpose,
     approval_id: call.approval_id,
     method: call.method,
     url: call.url,
@@ -143,7 +151,8 @@ export class TicketSigner {
       });
       return { jti: payload.jti!, fingerprint: ticketFingerprint(ticket), claims: payload };
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new TicketExpired(typeof err.payload.jti === 'string' ? err.payload.jti : undefined);
+      // jose checks the signature before the expiry: these claims are the gateway's own.
+      if (err instanceof errors.JWTExpired) throw new TicketExpired(typeof err.payload.jti === 'string' ? err.payload.jti : undefined, err.payload);
       throw new GatewayError('ticket_invalid', 'the ticket is not one this gateway issued');
     }
   }
@@ -151,7 +160,10 @@ export class TicketSigner {
 
 /** A genuine ticket (its signature held) used after its expiry. */
 export class TicketExpired extends GatewayError {
-  constructor(readonly jti: string | undefined) {
+  constructor(
+    readonly jti: string | undefined,
+    readonly claims: JWTPayload,
+  ) {
     super('ticket_expired', 'the ticket has expired');
   }
 }

@@ -26,14 +26,30 @@ export const GATEWAY_ERROR_STATUS = {
   invalid_request: 422,
   url_invalid: 422,
   task_required: 422,
+  too_many_calls: 429,
   upstream_error: 502,
   response_too_large: 502,
   gateway_unavailable: 503,
+  gateway_busy: 503,
   audit_unavailable: 503,
   upstream_timeout: 504,
 } as const;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERROR_STATUS;
+
+/** Refusals that are about load, not the request: they carry `Retry-After` (seconds), at the gateway and passed on by the service. */
+export const RETRY_LATER_SECONDS: Partial<Record<GatewayErrorCode, number>> = { too_many_calls: 1, gateway_busy: 1 };
+
+/** No destination may let an answer be longer than this (`maxResponseBytes`), so no call's answer is. */
+export const MAX_RESPONSE_BYTES_CEILING = 64 * 1024 * 1024;
+
+/**
+ * The longest `/v1/call` answer a well-behaved gateway sends: the longest body
+ * in base64, with room for the status, the allowed headers (Node reads at most
+ * 16 KiB of them) and the provider's request id. The service reads no more
+ * than this from the gateway, whatever the gateway says.
+ */
+export const MAX_CALL_ANSWER_BYTES = Math.ceil(MAX_RESPONSE_BYTES_CEILING / 3) * 4 + 1024 * 1024;
 
 /** The gateway's `/v1` error body, exactly these two fields. */
 export const GatewayErrorBody = Type.Object(
@@ -43,6 +59,81 @@ export const GatewayErrorBody = Type.Object(
 export type GatewayErrorBody = Static<typeof GatewayErrorBody>;
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * Characters a declared purpose may not hold, as display names may not:
+ * controls (Cc: C0, DEL and C1 such as NEL, and the escape that starts a
+ * terminal sequence), format characters (Cf: bidi overrides, zero-width
+ * characters), line and paragraph separators, lone surrogates. The purpose is
+ * the one piece of member free text in the ledger, which people read in
+ * terminals and logs; one line of visible text cannot pose as other records
+ * or rewrite what is shown around it.
+ */
+const PURPOSE_REFUSED = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** Why a declared purpose is refused, or undefined when it is one line of visible text. */
+export function purposeRefusal(purpose: string): string | undefined {
+  const refused = PURPOSE_REFUSED.exec(purpose);
+  if (refused) {
+    const code = refused[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `purpose must be one line without control or format characters (found U+${code})`;
+  }
+  if (purpose.trim() === '') return 'purpose must not be blank';
+  return undefined;
+}
+
+/**
+ * Escapes in a path that servers and proxies decode differently: `/` `\\` `.`
+ * `?` `#` `;` themselves, and `%` (`%252e` is `%2e` to one decoder and `.` to a
+ * second).
+ */
+const ENCODED_DELIMITER = /%(2f|5c|2e|3f|23|3b|25)/i;
+/** A `%` that does not start a two-digit escape: IIS reads `%u002e` as `.`. */
+const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** What a segment must not become once decoded and compatibility-folded (`\uFF0F` is `/`, `\uFF0E` is `.`). */
+const FOLDS_TO_DELIMITER = /[/\\;%?#]/;
+/** A segment of dots (and spaces, which Windows drops at a name's end, as it drops trailing dots): `..`, `...`, `.. `. */
+const DOT_SEGMENT = /^[. ]*\.[. ]*$/;
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * Why a URL path (as its WHATWG serialisation writes it) could reach a path
+ * other than the one the destination policy allowed, or undefined when it
+ * cannot. The policy compares the path as written; the upstream, or a proxy in
+ * front of it, may first decode it (once or twice, leniently), fold it (Unicode
+ * compatibility forms, Windows names), or cut matrix parameters off a segment
+ * (`/v1/..;/admin` is `/admin` to Tomcat and Spring). A segment is refused when
+ * any common reading of it could be a dot segment, a separator or a parameter:
+ * `;`, a lone `%`, an escaped delimiter or `%`, escapes that are not well-formed
+ * UTF-8 (overlong `%c0%ae` is `.` to a lenient decoder), escaped controls, or a
+ * decoded, folded form holding a delimiter or made of dots. The service and the
+ * gateway both apply it (`url_invalid`).
+ */
+export function pathRefusal(path: string): string | undefined {
+  for (const segment of path.split('/')) {
+    if (segment.includes(';')) return 'must not hold ";" (a matrix parameter: some servers cut it off the segment)';
+    if (LONE_PERCENT.test(segment)) return 'must not hold a "%" that does not start a two-digit escape';
+    if (ENCODED_DELIMITER.test(segment)) return 'must not hold an escaped /, \\, ., ?, #, ; or % (%2F %5C %2E %3F %23 %3B %25)';
+    let decoded: string;
+    try {
+      decoded = STRICT_UTF8.decode(segmentBytes(segment));
+    } catch {
+      return 'must not hold escapes that are not well-formed UTF-8 (overlong forms such as %C0%AE read as "." by lenient decoders)';
+    }
+    if (CONTROL.test(decoded)) return 'must not hold an escaped control character';
+    for (const form of [decoded, decoded.normalize('NFKC')]) {
+      if (FOLDS_TO_DELIMITER.test(form)) return 'must not hold a character that reads as /, \\, ;, %, ? or # once decoded or folded';
+      if (DOT_SEGMENT.test(form)) return 'must not hold a segment that reads as a dot segment (".", "..") once decoded or folded';
+    }
+  }
+  return undefined;
+}
+
+/** The bytes a path segment stands for, escapes decoded (the URL parser has escaped everything beyond ASCII). */
+function segmentBytes(segment: string): Buffer {
+  return Buffer.from(segment.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+}
 
 /**
  * The exact external request a caller asks for. The service and the gateway

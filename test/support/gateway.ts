@@ -324,3 +324,83 @@ export function ticketRequest(
     request: { method: 'GET', url, headers: {}, ...request },
   };
 }
+
+/** Purposes that carry a control or format character (Unicode Cc, Cf), or a line or paragraph separator. */
+export const PURPOSES_REFUSED: Array<[string, string]> = [
+  ['NEL (C1 next line)', 'first\u0085second'],
+  ['a C1 control sequence introducer', 'red \u009b31m text'],
+  ['an ANSI escape sequence', 'the \u001b[2J\u001b[H screen cleared'],
+  ['BEL', 'ring\u0007'],
+  ['NUL', 'cut\u0000here'],
+  ['DEL', 'gone\u007f'],
+  ['a tab', 'two\tcolumns'],
+  ['a line feed', 'one\ntwo'],
+  ['a carriage return', 'one\rtwo'],
+  ['a line separator', 'one\u2028two'],
+  ['a paragraph separator', 'one\u2029two'],
+  ['a right-to-left override', 'invoice \u202egpj.exe'],
+  ['a right-to-left isolate', 'pay \u2067100\u2069'],
+  ['a zero-width space', 'pay\u200bment'],
+  ['a byte-order mark', '\ufeffhidden'],
+  ['a soft hyphen', 'in\u00advisible'],
+  ['a tag character', 'tag\u{e0041}'],
+  ['a lone surrogate', 'half\ud800'],
+];
+
+/**
+ * Paths under `/v1` (written as their WHATWG serialisation, so only the path
+ * rule can refuse them) that some server or proxy would read as a dot segment,
+ * another separator or a parameter, and so as a path outside `/v1`.
+ */
+export const PATH_TRICKS: Array<[string, string]> = [
+  ['a matrix parameter on a dot segment (Tomcat, Spring)', '/v1/..;/admin'],
+  ['a matrix parameter', '/v1/items;jsessionid=abc'],
+  ['an empty matrix parameter', '/v1/;/admin'],
+  ['an escaped semicolon after dots', '/v1/..%3b/admin'],
+  ['double-escaped dots', '/v1/%252e%252e/admin'],
+  ['double-escaped dots, upper case', '/v1/%252E%252E/admin'],
+  ['a double-escaped slash', '/v1/%252f/admin'],
+  ['a double-escaped backslash', '/v1/%255c/admin'],
+  ['a double-escaped percent', '/v1/%2525'],
+  ['an escaped backslash', '/v1/%5c..%5cadmin'],
+  ['overlong two-byte dots', '/v1/%c0%ae%c0%ae/admin'],
+  ['an overlong dot, upper case', '/v1/%C0%AE/admin'],
+  ['an overlong slash', '/v1/%c0%af/admin'],
+  ['an overlong backslash', '/v1/%c1%9c/admin'],
+  ['an overlong three-byte dot', '/v1/%e0%80%ae/admin'],
+  ['an overlong four-byte dot', '/v1/%f0%80%80%ae/admin'],
+  ['an escaped surrogate', '/v1/%ed%a0%80'],
+  ['a byte that is never UTF-8', '/v1/%ff'],
+  ['IIS %u escapes of dots', '/v1/%u002e%u002e/admin'],
+  ['an IIS %u escape', '/v1/%u2216'],
+  ['an escaped NUL after dots', '/v1/..%00/admin'],
+  ['an escaped line feed', '/v1/%0a'],
+  ['an escaped tab before dots', '/v1/%09..'],
+  ['an escaped C1 control (NEL)', '/v1/%c2%85'],
+  ['an escaped DEL', '/v1/%7f'],
+  ['fullwidth full stops (NFKC "..")', '/v1/%ef%bc%8e%ef%bc%8e/admin'],
+  ['one-dot leaders (NFKC "..")', '/v1/%e2%80%a4%e2%80%a4/admin'],
+  ['a two-dot leader (NFKC "..")', '/v1/%e2%80%a5/admin'],
+  ['a fullwidth solidus', '/v1/%ef%bc%8f/admin'],
+  ['a fullwidth reverse solidus', '/v1/%ef%bc%bc/admin'],
+  ['a fullwidth semicolon', '/v1/%ef%bc%9b/admin'],
+  ['three dots (".." to Windows)', '/v1/...'],
+  ['dots and a space (".." to Windows)', '/v1/..%20/admin'],
+  ['dots around a space', '/v1/.%20./admin'],
+];
+
+/** Paths that every reading agrees on, which the path rule lets through. */
+export const PATHS_ALLOWED: string[] = [
+  '/v1/items',
+  '/v1/a%20b',
+  '/v1/caf%C3%A9',
+  '/v1/%E6%9D%B1%E4%BA%AC',
+  '/v1/file.json',
+  '/v1/.well-known',
+  '/v1/a..b',
+  '/v1/v1.2/x',
+  '/v1/a-b_c~d',
+  '/v1/@me',
+  '/v1/a:b,c',
+  '/v1/x?next=%2F%3F;a=..',
+];
