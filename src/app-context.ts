@@ -13,6 +13,7 @@ import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
 import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
 import type { WebhookDispatch } from './webhooks/worker.js';
+import type { CredentialCallLimits } from './credentials/call-limits.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */
 export interface AppContext {
@@ -41,4 +42,6 @@ export interface AppContext {
   webhooks: WebhookDispatch;
   /** The host's credential connections (ATRIUM_CREDENTIAL_CONNECTIONS), checked at start (docs/gateway.md). */
   credentialConnections: CredentialConnections;
+  /** The credential calls this node has in flight, per member and per connection (docs/gateway.md, "Calls in flight"). */
+  credentialCalls: CredentialCallLimits;
 }

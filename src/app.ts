@@ -24,6 +24,7 @@ import { KnownSpaces } from './spaces/known-spaces.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
+import { CredentialCallLimits } from './credentials/call-limits.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -95,6 +96,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     egress: addressPolicy(config.egressAllowCidrs),
     webhookKeys,
     credentialConnections,
+    credentialCalls: new CredentialCallLimits(config.credentialCalls),
   };
   // Built here so every context can tell it of new work; only serving nodes start it (createApp).
   const webhooks = new WebhookWorker(ctx);

@@ -1,4 +1,3 @@
-import type { AppContext } from '../app-context.js';
 import type { Actor } from '../identity/actor.js';
 import { RETRY_LATER_SECONDS } from '../shared/gateway-wire.js';
 import { refuse } from './refusal.js';
@@ -44,18 +43,6 @@ function bump(counts: Map<string, number>, key: string, by: number): void {
   const n = (counts.get(key) ?? 0) + by;
   if (n === 0) counts.delete(key);
   else counts.set(key, n);
-}
-
-/** One set of counts per running host (tests run several in one process). */
-const perHost = new WeakMap<AppContext, CredentialCallLimits>();
-
-export function credentialCallLimits(ctx: AppContext): CredentialCallLimits {
-  let limits = perHost.get(ctx);
-  if (!limits) {
-    limits = new CredentialCallLimits(ctx.config.credentialCalls);
-    perHost.set(ctx, limits);
-  }
-  return limits;
 }
 
 /** Who a call's place is counted for: the member (only members may call). */

@@ -6,7 +6,7 @@ import type { ExternalRequest, TicketIssueRequest } from '../shared/gateway-wire
 import { principalOf } from '../tasks/provenance.js';
 import type { Tx } from '../storage/database.js';
 import { checkPurpose, judgeApproval } from './approvals.js';
-import { callerKey, credentialCallLimits } from './call-limits.js';
+import { callerKey } from './call-limits.js';
 import { admitsMember, type CredentialConnection } from './connections.js';
 import { canonicalRequest, type CanonicalRequest } from './external-request.js';
 import { callWithTicket, issueTicket, type CallAnswer } from './gateway-client.js';
@@ -144,7 +144,7 @@ async function issue(ctx: AppContext, actor: Actor, slug: string, input: CallInp
  * (call-limits.ts) from before anything is checked until its answer is ready.
  */
 export async function callExternalService(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
-  const leave = credentialCallLimits(ctx).take(callerKey(actor), slug, input.connection_id);
+  const leave = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
   try {
     const issued = await issue(ctx, actor, slug, input);
     try {
