@@ -86,7 +86,11 @@ for (const backend of backends()) {
       assert.equal(challenge.body.issuer, server.url);
       assert.equal(challenge.headers['webhook-id'], challenge.body.id);
       assert.match(String(challenge.body.id), /^whd_/);
-      assert.ok(String(challenge.body.challenge).length >= 16);
+      // The endpoint rides in the signed value: a receiver can refuse a challenge for someone else's endpoint at its URL.
+      assert.match(String(challenge.body.challenge), new RegExp(`^${endpoint.id}\\.[A-Za-z0-9_-]{32}$`));
+      const again = await server.request('POST', `/v0/webhook-endpoints/${endpoint.id}/verify`, { token: ada.session });
+      assert.equal(again.status, 200, again.body?.detail);
+      assert.notEqual(receiver.at('/verify/ok').at(-1)!.body.challenge, challenge.body.challenge, 'each challenge is fresh');
       assert.equal(challenge.headers['content-type'], 'application/json');
     });
 

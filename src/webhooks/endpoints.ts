@@ -92,6 +92,7 @@ export async function deleteEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
 export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const row = await ownRow(ctx.db.kysely, actor, id);
   const outcome = await sendChallenge({
+    endpointId: row.id,
     url: row.url,
     issuer: ctx.config.baseUrl.replace(/\/+$/, ''),
     key: await ctx.webhookKeys.active(),

@@ -116,8 +116,9 @@ export const verifyWebhookEndpoint = defineOperation({
   tag: 'Webhooks',
   summary: 'Verify a webhook endpoint by a signed challenge',
   description:
-    `${OWNER_RULE} Sends a signed POST with the envelope \`{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}\`; ` +
-    'the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. ' +
+    `${OWNER_RULE} Sends a signed POST with the envelope \`{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}\`, ` +
+    '`challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. ' +
+    'Then 200 with the endpoint `active` and `verified_ts` set. ' +
     'Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. ' +
     'Any status may be verified again.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
