@@ -27,6 +27,10 @@ export interface Config {
   webhookConcurrencyPerEndpoint: number;
   /** Delivery attempts on the wire at once for one member's subscriptions, all nodes together. */
   webhookConcurrencyPerMember: number;
+  /** Challenges one endpoint may be sent per 10 minutes (429 beyond). */
+  webhookVerifyRateLimitPerEndpoint: number;
+  /** Challenges one member's endpoints may be sent per hour, all together (429 beyond). */
+  webhookVerifyRateLimitPerMember: number;
   repositoryPath: string | undefined;
   /** Path of the host's credential connections file (gateway/connections); unset: no connections. */
   credentialConnectionsPath: string | undefined;
@@ -110,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: parseRetrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
     webhookConcurrencyPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? '4'),
     webhookConcurrencyPerMember: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER ?? '8'),
+    webhookVerifyRateLimitPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT ?? '5'),
+    webhookVerifyRateLimitPerMember: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER ?? '30'),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     credentialConnectionsPath: env.ATRIUM_CREDENTIAL_CONNECTIONS || undefined,
     gateway: parseGateway(env),
