@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { RESOURCE_TEXT } from './resource-text.js';
+import { webhookStorm, type StormLatencies } from './webhook-storm.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
 const WARM_UP_SECONDS = 1;
@@ -82,6 +83,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
   const wakes = new Map<string, number[] | undefined>();
   const brokered = new Map<string, { direct: number[]; brokered: number[] } | undefined>();
   const webhookWakes = new Map<string, number[] | undefined>();
+  const storms = new Map<string, StormLatencies | undefined>();
   let bytes: { feed: Buffer; empty: Buffer } | undefined;
 
   for (const tree of trees) {
@@ -214,6 +216,8 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         await exited;
       };
       if (wanted('brokered call')) brokered.set(tree.label, await brokeredCalls(node, stopNode, dir, seeded));
+      // Cleans up after itself (its endpoints are deleted), so the webhook scenario below starts from a quiet queue.
+      if (wanted('webhook storm')) storms.set(tree.label, await webhookStorm(base, seeded, () => WakeReceiver.start()));
       // Webhooks last: their subscriptions stay, and every later write would wake them.
       const receiver = await WakeReceiver.start();
       try {
@@ -263,6 +267,13 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
   });
   console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(46)}${webhookCells.join('')}`);
+  const stormCells = labels.map((label) => {
+    const s = storms.get(label);
+    if (!s) return 'n/a (no webhook subscriptions)'.padStart(40);
+    const both = (list: number[]) => `${percentile(list, 50).toFixed(0)}/${percentile(list, 99).toFixed(0)}`;
+    return `${both(s.unloaded)} → ${both(s.storm)} ms (${s.held} held)`.padStart(40);
+  });
+  console.log(`${'webhook wake p50/p99, unloaded → 80 hung subs'.padEnd(46)}${stormCells.join('')}`);
   const brokeredCells = labels.map((label) => {
     const samples = brokered.get(label);
     if (!samples) return 'n/a (no credential gateway)'.padStart(40);

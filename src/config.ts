@@ -23,6 +23,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Seconds between a delivery's attempts: 1 + its length attempts, then the delivery is dead (docs/webhooks.md). */
   webhookRetrySchedule: number[];
+  /** Delivery attempts on the wire at once to one endpoint, all nodes together (docs/webhooks.md, "Fair sending"). */
+  webhookConcurrencyPerEndpoint: number;
+  /** Delivery attempts on the wire at once for one member's subscriptions, all nodes together. */
+  webhookConcurrencyPerMember: number;
+  /** Challenges one endpoint may be sent per 10 minutes (429 beyond). */
+  webhookVerifyRateLimitPerEndpoint: number;
+  /** Challenges one member's endpoints may be sent per hour, all together (429 beyond). */
+  webhookVerifyRateLimitPerMember: number;
   repositoryPath: string | undefined;
   /** Path of the host's credential connections file (gateway/connections); unset: no connections. */
   credentialConnectionsPath: string | undefined;
@@ -112,6 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSealingKey: parseSealingKey(env.ATRIUM_WEBHOOK_SEALING_KEY || undefined),
     webhookTimeoutMs: parsePositiveInt('ATRIUM_WEBHOOK_TIMEOUT_MS', env.ATRIUM_WEBHOOK_TIMEOUT_MS ?? '15000'),
     webhookRetrySchedule: parseRetrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
+    webhookConcurrencyPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? '4'),
+    webhookConcurrencyPerMember: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER ?? '8'),
+    webhookVerifyRateLimitPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT ?? '5'),
+    webhookVerifyRateLimitPerMember: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER ?? '30'),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,
     credentialConnectionsPath: env.ATRIUM_CREDENTIAL_CONNECTIONS || undefined,
     gateway: parseGateway(env),

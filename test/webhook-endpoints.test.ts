@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { components } from '../src/client/openapi.js';
+import { TestClock } from './support/clock.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
-import { backends, startServer, type TestServer } from './support/server.js';
+import { backends, startServer, type TestResponse, type TestServer } from './support/server.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
@@ -88,7 +89,11 @@ for (const backend of backends()) {
       assert.equal(challenge.body.issuer, server.url);
       assert.equal(challenge.headers['webhook-id'], challenge.body.id);
       assert.match(String(challenge.body.id), /^whd_/);
-      assert.ok(String(challenge.body.challenge).length >= 16);
+      // The endpoint rides in the signed value: a receiver can refuse a challenge for someone else's endpoint at its URL.
+      assert.match(String(challenge.body.challenge), new RegExp(`^${endpoint.id}\\.[A-Za-z0-9_-]{32}$`));
+      const again = await server.request('POST', `/v0/webhook-endpoints/${endpoint.id}/verify`, { token: ada.session });
+      assert.equal(again.status, 200, again.body?.detail);
+      assert.notEqual(receiver.at('/verify/ok').at(-1)!.body.challenge, challenge.body.challenge, 'each challenge is fresh');
       assert.equal(challenge.headers['content-type'], 'application/json');
     });
 
@@ -150,6 +155,88 @@ for (const backend of backends()) {
       assert.equal((await list(cy.session)).length, 20);
       assert.equal((await server.request('DELETE', `/v0/webhook-endpoints/${ids[0]}`, { token: cy.session })).status, 204);
       assert.equal((await register(cy.session, receiver.url('/quota/again'))).status, 201);
+    });
+  });
+}
+
+const PER_ENDPOINT = 3;
+const PER_MEMBER = 7;
+const MINUTE = 60 * 1000;
+
+for (const backend of backends()) {
+  describe(`webhook challenges are metered (${backend})`, () => {
+    let server: TestServer;
+    let receiver: WebhookReceiver;
+    let clock: TestClock;
+    before(async () => {
+      clock = new TestClock();
+      server = await startServer(backend, {
+        clock,
+        env: {
+          ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
+          ATRIUM_WEBHOOK_TIMEOUT_MS: '2000',
+          ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT: String(PER_ENDPOINT),
+          ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER: String(PER_MEMBER),
+        },
+      });
+      receiver = await WebhookReceiver.start(server.url);
+    });
+    after(async () => {
+      await receiver.stop();
+      await server.stop();
+    });
+
+    const register = async (token: string, path: string): Promise<Endpoint> => {
+      const res = await server.request('POST', '/v0/webhook-endpoints', { token, body: { url: receiver.url(path) } });
+      assert.equal(res.status, 201, res.body?.detail);
+      return res.body as Endpoint;
+    };
+    const verify = (token: string, id: string) => server.request('POST', `/v0/webhook-endpoints/${id}/verify`, { token });
+    const statuses = (answers: TestResponse[]) => answers.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+
+    it(`sends one endpoint at most ${PER_ENDPOINT} challenges per 10 minutes, failed ones included; beyond, 429 with Retry-After and nothing is sent`, async () => {
+      const dee = await server.human('dee');
+      // A receiver that never echoes: were failures free, verify in a loop would be an unmetered stream of POSTs at it.
+      receiver.behaviours.set('/meter/wrong', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"challenge":"not it"}'));
+      const endpoint = await register(dee.session, '/meter/wrong');
+      const answers = await Promise.all(Array.from({ length: 12 }, () => verify(dee.session, endpoint.id)));
+      assert.deepEqual(statuses(answers), { 422: PER_ENDPOINT, 429: 12 - PER_ENDPOINT });
+      for (const refused of answers.filter((a) => a.status === 429)) {
+        assert.equal(refused.headers.get('retry-after'), '600');
+        assert.equal(refused.body.detail, `endpoint ${endpoint.id} was sent ${PER_ENDPOINT} challenges in the last 10 minutes, the most allowed; try again later`);
+      }
+      assert.equal(receiver.at('/meter/wrong').length, PER_ENDPOINT);
+      assert.deepEqual((await server.request('GET', `/v0/webhook-endpoints/${endpoint.id}`, { token: dee.session })).body, endpoint);
+
+      // Ten minutes on, the receiver fixed: the challenge goes out again.
+      clock.advance(10 * MINUTE);
+      receiver.behaviours.delete('/meter/wrong');
+      const verified = await verify(dee.session, endpoint.id);
+      assert.equal(verified.status, 200, verified.body?.detail);
+      assert.equal(receiver.at('/meter/wrong').length, PER_ENDPOINT + 1);
+    });
+
+    it(`sends one member's endpoints at most ${PER_MEMBER} challenges per hour together, and a refusal counts against nothing`, async () => {
+      const eli = await server.human('eli');
+      const [first, second, third] = [await register(eli.session, '/meter/a'), await register(eli.session, '/meter/b'), await register(eli.session, '/meter/c')];
+      for (const endpoint of [first!, first!, first!, second!, second!, second!, third!]) assert.equal((await verify(eli.session, endpoint.id)).status, 200);
+      const heard = receiver.received.length;
+      const refused = await verify(eli.session, third!.id);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '3600');
+      assert.equal(refused.body.detail, `your endpoints were sent ${PER_MEMBER} challenges in the last hour, the most allowed for one member; try again later`);
+      assert.equal(receiver.received.length, heard, 'no challenge went out');
+      // The endpoint's own count took no hit from the refused request: both limits are counted in one transaction.
+      const hits = await server.app.ctx.db.kysely.selectFrom('rate_limit_hits').select('bucket').where('key_hash', '=', third!.id).execute();
+      assert.deepEqual(hits, [{ bucket: 'webhook_verify_endpoint' }]);
+      // Another member is not held back by Eli's count.
+      const fay = await server.human('fay');
+      assert.equal((await verify(fay.session, (await register(fay.session, '/meter/fay')).id)).status, 200);
+
+      clock.advance(10 * MINUTE);
+      assert.equal((await verify(eli.session, third!.id)).status, 429, 'the hour has not passed');
+      clock.advance(50 * MINUTE);
+      assert.equal((await verify(eli.session, third!.id)).status, 200);
     });
   });
 }

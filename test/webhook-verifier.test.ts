@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { WebhookVerificationError, WebhookVerifier, type WebhookJwk, type WebhookVerifierOptions, type WebhookVerificationReason } from '../src/webhooks/verifier.js';
+import { challengeEndpointId, WebhookVerificationError, WebhookVerifier, type WebhookJwk, type WebhookVerifierOptions, type WebhookVerificationReason } from '../src/webhooks/verifier.js';
 
 /**
  * The receiver's verifier against keys and signatures made here with
@@ -10,6 +10,8 @@ import { WebhookVerificationError, WebhookVerifier, type WebhookJwk, type Webhoo
 
 const ISSUER = 'https://atrium.example.org';
 const SUBSCRIPTION = 'whsub_aaaaaaaaaaaaaaaaaaaaaaaaaa';
+const ENDPOINT = 'whep_aaaaaaaaaaaaaaaaaaaaaaaaaa';
+const OTHER_ENDPOINT = 'whep_bbbbbbbbbbbbbbbbbbbbbbbbbb';
 const NOW = Date.parse('2026-11-25T14:30:00.000Z');
 const NOW_S = NOW / 1000;
 
@@ -50,7 +52,7 @@ function challenge(): Record<string, unknown> {
     id: 'whd_challenge00000000000000000001',
     type: 'atrium.webhook.challenge',
     issuer: ISSUER,
-    challenge: 'c2lnbmVkIGNoYWxsZW5nZSB2YWx1ZQ',
+    challenge: `${ENDPOINT}.c2lnbmVkIGNoYWxsZW5nZSB2YWx1ZQ`,
     created_ts: '2026-11-25T14:30:00.000Z',
     spec_version: 'atrium.webhooks/1',
   };
@@ -279,6 +281,27 @@ describe('WebhookVerifier', () => {
     await refusal(verifier.verify(signed(key, inboxDelivery({ subscription_id: 'whsub_bbbbbbbbbbbbbbbbbbbbbbbbbb' }))), 'wrong_subscription');
     const any = setup([key], { subscriptionId: undefined }).verifier;
     await any.verify(signed(key, spaceDelivery({ subscription_id: 'whsub_bbbbbbbbbbbbbbbbbbbbbbbbbb' })));
+  });
+
+  it('refuses a challenge for another endpoint, or naming none, once told its endpoint; deliveries are left to the other checks', async () => {
+    const key = newKey();
+    const { verifier } = setup([key], { endpointId: ENDPOINT });
+    const accepted = await verifier.verify(signed(key, challenge()));
+    assert.equal(accepted.envelope.type, 'atrium.webhook.challenge');
+    const other = await refusal(verifier.verify(signed(key, { ...challenge(), challenge: `${OTHER_ENDPOINT}.c2lnbmVkIGNoYWxsZW5nZSB2YWx1ZQ` })), 'wrong_endpoint');
+    assert.equal(other.message, `the challenge is for endpoint ${OTHER_ENDPOINT}, not ${ENDPOINT}`);
+    assert.equal(other.retryable, false);
+    await refusal(verifier.verify(signed(key, { ...challenge(), challenge: 'c2lnbmVkIGNoYWxsZW5nZSB2YWx1ZQ' })), 'wrong_endpoint');
+    await verifier.verify(signed(key, spaceDelivery()));
+    // Without an endpoint configured, any challenge verifies: the receiver decides.
+    await setup([key]).verifier.verify(signed(key, { ...challenge(), challenge: `${OTHER_ENDPOINT}.c2lnbmVk` }));
+  });
+
+  it('reads the endpoint a challenge names, or none', () => {
+    assert.equal(challengeEndpointId(`${ENDPOINT}.Ab3_-x`), ENDPOINT);
+    for (const value of ['c2lnbmVkIGNoYWxsZW5nZSB2YWx1ZQ', `${ENDPOINT}.`, 'whep_.c2lnbmVk', `${ENDPOINT}.a.b`, `x${ENDPOINT}.c2lnbmVk`]) {
+      assert.equal(challengeEndpointId(value), undefined, value);
+    }
   });
 
   it('refuses malformed requests: headers missing or ill-formed, bodies that are not envelopes', async () => {

@@ -132,17 +132,32 @@ for (const backend of backends()) {
 
     const readState = (path: string): State => JSON.parse(readFileSync(path, 'utf8')) as State;
 
-    it("answers the host's signed challenge, so an endpoint registered at its URL verifies", async () => {
-      const { proc, url } = await listen(['--url', 'https://hooks.example.org/atrium-hook']);
-      assert.match(url, /\/atrium-hook$/);
+    it("answers the host's signed challenge for the endpoint it serves only, so another member cannot claim its URL", async () => {
+      // The endpoints are registered first: the listener is started knowing which one it serves.
+      const port = await freePort();
+      const local = `http://127.0.0.1:${port}/atrium-hook`;
+      const add = async (env: Record<string, string>): Promise<string> => {
+        const added = await cli.run(['webhooks', 'endpoints', 'add', local, '--json'], env);
+        assert.equal(added.code, 0, added.stderr);
+        return (JSON.parse(added.stdout) as { id: string }).id;
+      };
+      const mine = await add(asAda);
+      const theirs = await add({ ATRIUM_TOKEN: bob.session });
+      const { proc, url } = await listen(['--port', String(port), '--url', 'https://hooks.example.org/atrium-hook', '--endpoint', mine]);
+      assert.equal(url, local);
+      await proc.waitForStderr(new RegExp(`^Answering challenges for ${mine} only$`, 'm'));
 
-      const added = await cli.run(['webhooks', 'endpoints', 'add', url, '--json'], asAda);
-      assert.equal(added.code, 0, added.stderr);
-      const { id } = JSON.parse(added.stdout) as { id: string };
-      const verified = await cli.run(['webhooks', 'endpoints', 'verify', id], asAda);
+      // Bob registered the same URL: its challenge names his endpoint, and is not echoed.
+      const claimed = await cli.run(['webhooks', 'endpoints', 'verify', theirs], { ATRIUM_TOKEN: bob.session });
+      assert.equal(claimed.code, 1);
+      assert.match(claimed.stderr, /the challenge failed: the receiver answered 400, not 2xx/);
+      await proc.waitForStderr(new RegExp(`^Refused a request \\(wrong_endpoint\\): the challenge is for endpoint ${theirs}, not ${mine}$`, 'm'));
+      assert.equal((await server.request('GET', `/v0/webhook-endpoints/${theirs}`, { token: bob.session })).body.status, 'unverified');
+
+      const verified = await cli.run(['webhooks', 'endpoints', 'verify', mine], asAda);
       assert.equal(verified.code, 0, verified.stderr);
-      assert.equal(verified.stdout, `${id} is active: ${url} answered the challenge.\n`);
-      await proc.waitForStderr(/^Answered the challenge whd_[a-z2-7]{26}\.$/m);
+      assert.equal(verified.stdout, `${mine} is active: ${url} answered the challenge.\n`);
+      await proc.waitForStderr(new RegExp(`^Answered the challenge whd_[a-z2-7]{26} for ${mine}\\.$`, 'm'));
 
       // Only the registered path is answered, and only POST.
       const elsewhere = await fetch(url.replace(/\/atrium-hook$/, '/other'), { method: 'POST', body: '{}' });
@@ -153,6 +168,20 @@ for (const backend of backends()) {
 
       const { stdout } = await stop(proc, 'SIGINT');
       assert.equal(stdout, '');
+    });
+
+    it('answers no challenge at all when started without --endpoint, and says so', async () => {
+      const { proc, url } = await listen([]);
+      const endpoint = newId('whep');
+      const challenge = { id: newId('whd'), type: 'atrium.webhook.challenge', issuer: server.url, challenge: `${endpoint}.${'x'.repeat(32)}`, created_ts: new Date().toISOString(), spec_version: 'atrium.webhooks/1' };
+      const res = await deliver(url, challenge);
+      assert.deepEqual([res.status, res.body.reason, res.body.challenge], [400, 'wrong_endpoint', undefined]);
+      await proc.waitForStderr(/^Answering no challenges: name the endpoint to verify with --endpoint$/m);
+      await proc.waitForStderr(new RegExp(`^Refused the challenge ${challenge.id} for ${endpoint}: no --endpoint given, so no challenge is answered\\.$`, 'm'));
+      const bad = await cli.run(['webhooks', 'listen', '--subscription', SUBSCRIPTION, '--endpoint', 'ep_1', '--port', '0'], asAda);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /expected an endpoint id like whep_/);
+      await stop(proc);
     });
 
     it('stores a verified delivery before acknowledging it, reads the Space feed from its checkpoint, and handles a retry once', async () => {
@@ -344,7 +373,7 @@ for (const backend of backends()) {
         assert.equal(created.status, 201, created.body?.detail);
         const subscription = created.body.id as string;
         const port = new URL(url).port;
-        const proc = cli.spawn(['webhooks', 'listen', '--subscription', subscription, '--port', port, '--url', url, '--json', '--state', join(dir, `${subscription}.json`)], asAda);
+        const proc = cli.spawn(['webhooks', 'listen', '--subscription', subscription, '--endpoint', endpoint, '--port', port, '--url', url, '--json', '--state', join(dir, `${subscription}.json`)], asAda);
         await proc.waitForStderr(new RegExp(`^Listening on http://127\\.0\\.0\\.1:${port}/atrium for deliveries of ${subscription}`, 'm'));
         const verified = await cli.run(['webhooks', 'endpoints', 'verify', endpoint], asAda);
         assert.equal(verified.code, 0, verified.stderr);

@@ -1465,7 +1465,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a webhook endpoint by a signed challenge
-         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Sends a signed POST with the envelope `{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. Any status may be verified again.
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Sends a signed POST with the envelope `{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}`, `challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. Any status may be verified again. Challenges, failed ones too, are limited per endpoint (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT per 10 minutes, default 5) and per member (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER per hour, default 30): beyond, 429 with Retry-After and nothing is sent.
          */
         post: operations["verify_webhook_endpoint"];
         delete?: never;
@@ -6859,6 +6859,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -13,12 +13,24 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export type ChallengeOutcome = { ok: true } | { ok: false; reason: string };
 
 /**
+ * A fresh challenge value for `endpointId`: `<endpoint id>.<32 random
+ * base64url characters>`. The envelope's fields are fixed, so the endpoint
+ * rides in the value, where the signature covers it: a receiver that checks
+ * it echoes only its own endpoint's challenge, and an echoing receiver cannot
+ * be claimed as an endpoint by another member (docs/webhooks.md, "Endpoints").
+ */
+export function challengeFor(endpointId: string): string {
+  return `${endpointId}.${randomBytes(24).toString('base64url')}`;
+}
+
+/**
  * Sends the signed challenge (docs/webhooks.md) and judges the answer: a 2xx
  * with a JSON body whose `challenge` echoes the one sent. Anything else (a
  * refused address, no answer in time, another status, a redirect, a missing
  * or wrong echo) fails, and the reason says which.
  */
 export async function sendChallenge(opts: {
+  endpointId: string;
   url: string;
   issuer: string;
   key: SigningKey;
@@ -26,7 +38,7 @@ export async function sendChallenge(opts: {
   policy: AddressPolicy;
   timeoutMs: number;
 }): Promise<ChallengeOutcome> {
-  const challenge = randomBytes(24).toString('base64url');
+  const challenge = challengeFor(opts.endpointId);
   const id = newId('whd');
   const body = JSON.stringify({
     id,

@@ -5,6 +5,7 @@ import type { Actor } from '../identity/actor.js';
 import { requireActiveMember } from '../roles/authority.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { consumeRateLimit } from '../shared/rate-limit.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { sendChallenge } from './challenge.js';
 import { lockOwner } from './owner-lock.js';
@@ -83,15 +84,44 @@ export async function deleteEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
   });
 }
 
+/** The windows of the challenge limits (docs/webhooks.md, "Endpoints"). */
+const VERIFY_ENDPOINT_WINDOW_MS = 10 * 60 * 1000;
+const VERIFY_MEMBER_WINDOW_MS = 60 * 60 * 1000;
+
 /**
  * Sends a signed challenge to the endpoint (any status) and, if the receiver
  * echoes it, makes the endpoint `active`. A failure is a 422 naming why, and
  * changes nothing. The request is made outside any transaction: a slow
  * receiver never holds a database connection.
+ *
+ * Each challenge is a request to a URL a member chose, so they are metered
+ * per endpoint and per member (429 beyond): otherwise verify, called in a
+ * loop, would make the host send a stream of POSTs at anyone's server.
  */
 export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const row = await ownRow(ctx.db.kysely, actor, id);
+  // Counted before it is sent, in a transaction of its own, so a challenge that fails counts too;
+  // the two limits commit together or not at all. Endpoint ids and handles are no one's address: kept as they are.
+  await ctx.db.transaction(async (tx) => {
+    const perEndpoint = ctx.config.webhookVerifyRateLimitPerEndpoint;
+    await consumeRateLimit(tx, {
+      bucket: 'webhook_verify_endpoint',
+      keyDigest: row.id,
+      limit: perEndpoint,
+      windowMs: VERIFY_ENDPOINT_WINDOW_MS,
+      detail: `endpoint ${row.id} was sent ${perEndpoint} challenges in the last 10 minutes, the most allowed; try again later`,
+    });
+    const perMember = ctx.config.webhookVerifyRateLimitPerMember;
+    await consumeRateLimit(tx, {
+      bucket: 'webhook_verify_member',
+      keyDigest: row.owner_member,
+      limit: perMember,
+      windowMs: VERIFY_MEMBER_WINDOW_MS,
+      detail: `your endpoints were sent ${perMember} challenges in the last hour, the most allowed for one member; try again later`,
+    });
+  });
   const outcome = await sendChallenge({
+    endpointId: row.id,
     url: row.url,
     issuer: ctx.config.baseUrl.replace(/\/+$/, ''),
     key: await ctx.webhookKeys.active(),

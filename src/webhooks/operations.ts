@@ -116,14 +116,17 @@ export const verifyWebhookEndpoint = defineOperation({
   tag: 'Webhooks',
   summary: 'Verify a webhook endpoint by a signed challenge',
   description:
-    `${OWNER_RULE} Sends a signed POST with the envelope \`{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}\`; ` +
-    'the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. ' +
+    `${OWNER_RULE} Sends a signed POST with the envelope \`{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}\`, ` +
+    '`challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. ' +
+    'Then 200 with the endpoint `active` and `verified_ts` set. ' +
     'Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. ' +
-    'Any status may be verified again.',
+    'Any status may be verified again. Challenges, failed ones too, are limited per endpoint (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT ' +
+    'per 10 minutes, default 5) and per member (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER per hour, default 30): beyond, 429 with ' +
+    'Retry-After and nothing is sent.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: EndpointParams,
   success: { status: 200, description: 'The endpoint, `active`.', schema: EndpointRef },
-  errors: [401, 403, 404],
+  errors: [401, 403, 404, 429],
   idempotent: true,
   openWorld: true,
   handler: async ({ params, actor, ctx }) => endpoints.verifyEndpoint(ctx, actor, params.id),

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
 import { chunks } from '../shared/chunks.js';
+import { serialiseOn } from '../shared/rate-limit.js';
 import type { Database } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { Eligibility } from './eligibility.js';
@@ -33,41 +34,136 @@ export interface Claimed {
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'dead' | 'gone';
 
+/** How many attempts may be on the wire at once, all nodes together (docs/webhooks.md, "Fair sending"). */
+export interface SendCaps {
+  perEndpoint: number;
+  perMember: number;
+}
+
 /**
  * Claims due deliveries for this node: pending, due, not held by a live
- * claim, of an active subscription on an active endpoint (the rest wait).
- * On PostgreSQL, SKIP LOCKED lets several nodes claim side by side without
- * taking the same row; the lease makes a claim expire if its node dies.
+ * claim, of an active subscription on an active endpoint (the rest wait),
+ * at most `room`, and fairly:
+ *
+ * - An endpoint never has more than `caps.perEndpoint` attempts in flight,
+ *   nor a member's subscriptions together more than `caps.perMember`. In
+ *   flight means under a live lease on any node, or on the wire from this
+ *   node (`onTheWire`: an attempt whose delivery was cancelled meanwhile has
+ *   no lease left to count, but still holds its connection). What a cap holds
+ *   back stays due and is claimed when an attempt ends, never failed.
+ * - Members take turns: each member's k-th delivery in line ranks k plus
+ *   what it already has in flight, so the member with the fewest attempts in
+ *   flight goes first, and one member's backlog cannot push others' wakes
+ *   behind it. Within a member, the oldest due goes first.
+ *
+ * On PostgreSQL, claims are taken one node at a time (an advisory lock held
+ * to the commit), so two nodes cannot both count the same free place under a
+ * cap; SKIP LOCKED still passes over rows a recording or a deletion holds.
+ * The lease makes a claim expire if its node dies.
  */
-export async function claimDue(db: Database, now: Date, timeoutMs: number, limit: number): Promise<Claimed[]> {
+export async function claimDue(
+  db: Database,
+  now: Date,
+  timeoutMs: number,
+  room: number,
+  caps: SendCaps,
+  onTheWire: readonly string[] = [],
+): Promise<Claimed[]> {
+  if (room <= 0) return [];
   return db.transaction(async (tx) => {
+    await serialiseOn(tx, 'webhook_claim');
     const ts = now.toISOString();
-    const query = tx.db
+    const leased = tx.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
-      .select(['d.id'])
+      .select(['d.id', 's.owner_member', 's.endpoint_id'])
       .where('d.status', '=', 'pending')
-      .where('d.next_attempt_ts', '<=', ts)
-      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', ts)]))
-      .where('s.status', '=', 'active')
-      .where('s.deleted_ts', 'is', null)
-      .where('e.status', '=', 'active')
-      .where('e.deleted_ts', 'is', null)
-      .orderBy('d.next_attempt_ts')
-      .limit(limit);
-    const ids = (await (tx.dialect === 'postgres' ? query.forUpdate(['d']).skipLocked() : query).execute()).map((row) => row.id);
+      .where('d.lease_until', '>', ts);
+    const busy =
+      onTheWire.length === 0
+        ? leased
+        : leased.union(
+            tx.db
+              .selectFrom('webhook_deliveries as d')
+              .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+              .select(['d.id', 's.owner_member', 's.endpoint_id'])
+              .where('d.id', 'in', [...onTheWire]),
+          );
+    const ids = (
+      await tx.db
+        .with('busy', () => busy)
+        .with('endpoint_busy', (q) => q.selectFrom('busy').select((eb) => ['endpoint_id', eb.fn.countAll<number>().as('n')]).groupBy('endpoint_id'))
+        .with('member_busy', (q) => q.selectFrom('busy').select((eb) => ['owner_member', eb.fn.countAll<number>().as('n')]).groupBy('owner_member'))
+        .with('due', (q) =>
+          q
+            .selectFrom('webhook_deliveries as d')
+            .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
+            .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
+            .select((eb) => [
+              'd.id',
+              'd.next_attempt_ts',
+              's.owner_member',
+              's.endpoint_id',
+              eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('s.endpoint_id').orderBy('d.next_attempt_ts').orderBy('d.id')).as('endpoint_rank'),
+            ])
+            .where('d.status', '=', 'pending')
+            .where('d.next_attempt_ts', '<=', ts)
+            .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', ts)]))
+            .where('s.status', '=', 'active')
+            .where('s.deleted_ts', 'is', null)
+            .where('e.status', '=', 'active')
+            .where('e.deleted_ts', 'is', null),
+        )
+        // Ranked per member only among what fits under its endpoints' caps, so a full endpoint does not use up its member's turns.
+        .with('fits', (q) =>
+          q
+            .selectFrom('due')
+            .leftJoin('endpoint_busy as b', 'b.endpoint_id', 'due.endpoint_id')
+            .select((eb) => [
+              'due.id',
+              'due.next_attempt_ts',
+              'due.owner_member',
+              eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('due.owner_member').orderBy('due.next_attempt_ts').orderBy('due.id')).as('member_rank'),
+            ])
+            .where(sql<number>`due.endpoint_rank + coalesce(b.n, 0)`, '<=', caps.perEndpoint),
+        )
+        .selectFrom('fits')
+        .leftJoin('member_busy as b', 'b.owner_member', 'fits.owner_member')
+        .select('fits.id')
+        .where(sql<number>`fits.member_rank + coalesce(b.n, 0)`, '<=', caps.perMember)
+        .orderBy(sql`fits.member_rank + coalesce(b.n, 0)`)
+        .orderBy('fits.next_attempt_ts')
+        .orderBy('fits.id')
+        .limit(room)
+        .execute()
+    ).map((row) => row.id);
     if (ids.length === 0) return [];
+    // Read before the lock, so taken again under it: a recording or a deletion may have changed a row meanwhile.
+    const lock = tx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('status', '=', 'pending')
+      .where('next_attempt_ts', '<=', ts)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', ts)]));
+    const taken = new Set((await (tx.dialect === 'postgres' ? lock.forUpdate().skipLocked() : lock).execute()).map((row) => row.id));
+    const claimed = ids.filter((id) => taken.has(id));
+    if (claimed.length === 0) return [];
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
-    await tx.db.updateTable('webhook_deliveries').set({ lease_until: lease }).where('id', 'in', ids).execute();
+    await tx.db.updateTable('webhook_deliveries').set({ lease_until: lease }).where('id', 'in', claimed).execute();
     const rows = await tx.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
       .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
       .select(['d.id', 'd.subscription_id', 'd.range_after', 'd.range_through', 'd.body', 'd.attempts', 'd.run_start', 's.scope', 's.space', 's.owner_member', 's.endpoint_id', 'e.url'])
-      .where('d.id', 'in', ids)
+      .where('d.id', 'in', claimed)
       .execute();
-    return rows.map((row) => ({ ...row, range_after: Number(row.range_after), range_through: Number(row.range_through), lease_until: lease }));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // In turn order: the first claimed go out first.
+    return claimed.map((id) => {
+      const row = byId.get(id)!;
+      return { ...row, range_after: Number(row.range_after), range_through: Number(row.range_through), lease_until: lease };
+    });
   });
 }
 

@@ -71,6 +71,7 @@ export type WebhookVerificationReason =
   | 'wrong_issuer'
   | 'wrong_type'
   | 'wrong_subscription'
+  | 'wrong_endpoint'
   | 'keys_unavailable';
 
 /**
@@ -110,6 +111,11 @@ export interface WebhookVerifierOptions {
   keysUrl?: string;
   /** When set, deliveries for any other subscription are refused (challenges name none). */
   subscriptionId?: string;
+  /**
+   * When set, challenges for any other endpoint are refused (`wrong_endpoint`),
+   * so only the endpoint registered for this receiver can be verified with it.
+   */
+  endpointId?: string;
   /** The envelope types accepted; default all three. */
   types?: readonly WebhookType[];
   /** How far `Webhook-Timestamp` may be from now, either way. Default 300. */
@@ -135,7 +141,8 @@ interface KeyCache {
  * timestamp is fresh, the key is in the host's set, the Ed25519 signature
  * holds over `<kid>.<timestamp>.<raw body>`, and then the signed body: `id`
  * equals `Webhook-Id`, `issuer` is the expected host, the type is accepted,
- * the envelope has its fields, and a delivery names the expected subscription.
+ * the envelope has its fields, a delivery names the expected subscription,
+ * and a challenge the expected endpoint.
  *
  * Nothing compared here is a secret: authenticity rests on the signature
  * alone, which Ed25519 verification decides, so plain comparisons are safe.
@@ -144,6 +151,7 @@ export class WebhookVerifier {
   private readonly issuer: string;
   private readonly fetchKeys: () => Promise<WebhookJwk[]>;
   private readonly subscriptionId: string | undefined;
+  private readonly endpointId: string | undefined;
   private readonly types: ReadonlySet<string>;
   private readonly toleranceSeconds: number;
   private readonly cacheMaxAgeMs: number;
@@ -157,6 +165,7 @@ export class WebhookVerifier {
     const keysUrl = opts.keysUrl ?? `${this.issuer}/v0/webhook-signing-keys`;
     this.fetchKeys = opts.fetchKeys ?? (() => fetchKeySet(keysUrl));
     this.subscriptionId = opts.subscriptionId;
+    this.endpointId = opts.endpointId;
     this.types = new Set(opts.types ?? [SPACE_DELIVERY, INBOX_DELIVERY, CHALLENGE]);
     this.toleranceSeconds = opts.toleranceSeconds ?? 300;
     this.cacheMaxAgeMs = (opts.cacheMaxAgeSeconds ?? 600) * 1000;
@@ -207,6 +216,12 @@ export class WebhookVerifier {
     if (envelope.type !== CHALLENGE && this.subscriptionId !== undefined && envelope.subscription_id !== this.subscriptionId) {
       throw refused('wrong_subscription', `the delivery is for ${envelope.subscription_id}, not ${this.subscriptionId}`);
     }
+    if (envelope.type === CHALLENGE && this.endpointId !== undefined) {
+      const endpoint = challengeEndpointId(envelope.challenge);
+      if (endpoint !== this.endpointId) {
+        throw refused('wrong_endpoint', `the challenge is for ${endpoint === undefined ? 'no endpoint' : `endpoint ${endpoint}`}, not ${this.endpointId}`);
+      }
+    }
     return { envelope, keyId, timestamp };
   }
 
@@ -254,6 +269,16 @@ export class WebhookVerifier {
     });
     return this.inFlight;
   }
+}
+
+/**
+ * The endpoint a challenge is for. The host writes `challenge` as
+ * `<endpoint id>.<random>` (an endpoint id is `whep_` and letters and digits;
+ * the random part is base64url, so neither holds a dot), which puts the
+ * endpoint under the signature. Undefined when the value names none.
+ */
+export function challengeEndpointId(challenge: string): string | undefined {
+  return /^(whep_[A-Za-z0-9]+)\.[A-Za-z0-9_-]+$/.exec(challenge)?.[1];
 }
 
 function refused(reason: WebhookVerificationReason, message: string, retryable = false): WebhookVerificationError {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../app-context.js';
 import { feedKeys } from '../events/tail.js';
 import { nextOwedDue, project } from './projector.js';
-import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptRecord } from './sender.js';
+import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptRecord, type SendCaps } from './sender.js';
 
 /**
  * Longest sleep between looks at the queue when nothing local wakes the
@@ -12,7 +12,9 @@ import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptR
 const IDLE_LOOK_MS = 2_000;
 /**
  * Attempts one node has on the wire at once. Each runs on its own, so one
- * slow receiver holds one slot for its time limit, never the whole queue.
+ * slow receiver holds one slot for its time limit, never the whole queue;
+ * the caps per endpoint and per member (claimDue) keep a few members' hung
+ * receivers from holding them all.
  */
 const SEND_CONCURRENCY = 64;
 /**
@@ -49,6 +51,15 @@ export class WebhookWorker implements WebhookDispatch {
   private interrupt: AbortController | undefined;
   private readonly issuer: string;
   private readonly sending = new Set<Promise<void>>();
+  /** The deliveries of the attempts in `sending`: they count against their caps until they end, whatever became of the delivery. */
+  private readonly onTheWire = new Set<string>();
+  /**
+   * When the last claim looked. What was due by then and not claimed waits
+   * for a free place under its caps or a free slot, which only an ending
+   * attempt makes (and its recording kicks the loop); counting it as due
+   * would spin the loop until then.
+   */
+  private lastClaim = new Date(0);
   private finished: AttemptRecord[] = [];
   private recording: Promise<void> | undefined;
   private lastPass = 0;
@@ -107,9 +118,14 @@ export class WebhookWorker implements WebhookDispatch {
       if (!result.ran || result.events === 0) break;
     }
     while (this.running) {
+      const now = this.ctx.clock.now();
       const room = SEND_CONCURRENCY - this.sending.size;
-      if (room <= 0) break;
-      const claimed = await claimDue(this.ctx.db, this.ctx.clock.now(), this.ctx.config.webhookTimeoutMs, room);
+      if (room <= 0) {
+        this.lastClaim = now;
+        break;
+      }
+      const claimed = await claimDue(this.ctx.db, now, this.ctx.config.webhookTimeoutMs, room, this.caps, [...this.onTheWire]);
+      this.lastClaim = now;
       const stopped = await cancellations(this.ctx.db.kysely, claimed);
       for (const [id, reason] of stopped) this.ctx.log.info({ delivery: id, reason }, 'webhook delivery cancelled');
       await cancel(this.ctx.db, stopped, this.ctx.metrics);
@@ -120,15 +136,23 @@ export class WebhookWorker implements WebhookDispatch {
     }
   }
 
+  private get caps(): SendCaps {
+    return { perEndpoint: this.ctx.config.webhookConcurrencyPerEndpoint, perMember: this.ctx.config.webhookConcurrencyPerMember };
+  }
+
   /** One attempt on its own: when it ends, its record joins the next batch written, and the loop looks for more. */
   private send(delivery: Parameters<typeof attempt>[1], key: Parameters<typeof attempt>[2]): void {
+    this.onTheWire.add(delivery.id);
     const sent: Promise<void> = attempt(this.ctx, delivery, key)
       .then((record) => {
         this.finished.push(record);
         return this.record();
       })
       .catch((err: unknown) => this.ctx.log.error({ err, delivery: delivery.id }, 'webhook attempt failed to run; its claim will lapse and it will be sent again'))
-      .finally(() => this.sending.delete(sent));
+      .finally(() => {
+        this.sending.delete(sent);
+        this.onTheWire.delete(delivery.id);
+      });
     this.sending.add(sent);
   }
 
@@ -170,19 +194,21 @@ export class WebhookWorker implements WebhookDispatch {
     }
   }
 
-  /** The soonest owed window or retry (epoch ms), at most IDLE_LOOK_MS away. */
+  /** The soonest owed window, retry or lapsing lease (epoch ms) the last claim could not see, at most IDLE_LOOK_MS away. */
   private async nextDue(): Promise<number> {
     const now = this.ctx.clock.now().getTime();
     let due = now + IDLE_LOOK_MS;
     try {
       const owed = await nextOwedDue(this.ctx.db.kysely);
       // Only what this node could claim: deliveries waiting for a paused subscription or an inactive endpoint are not due.
+      const claimable = sql<string>`case when d.lease_until > d.next_attempt_ts then d.lease_until else d.next_attempt_ts end`;
       const retry = await this.ctx.db.kysely
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
         .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
-        .select(sql<string | null>`min(case when d.lease_until > d.next_attempt_ts then d.lease_until else d.next_attempt_ts end)`.as('next'))
+        .select(sql<string | null>`min(${claimable})`.as('next'))
         .where('d.status', '=', 'pending')
+        .where(claimable, '>', this.lastClaim.toISOString())
         .where('s.status', '=', 'active')
         .where('s.deleted_ts', 'is', null)
         .where('e.status', '=', 'active')

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   CHALLENGE,
+  challengeEndpointId,
   INBOX_DELIVERY,
   WebhookVerificationError,
   WebhookVerifier,
@@ -24,6 +25,7 @@ interface ListenOptions {
   host?: string;
   json?: boolean;
   subscription: string;
+  endpoint?: string;
   port: number;
   listenHost: string;
   url?: string;
@@ -71,6 +73,7 @@ export function registerWebhookListen(webhooks: Command): void {
     .option('--host <url>', 'the Atrium host (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)')
     .option('--json', 'print each event as one JSON object a line')
     .requiredOption('--subscription <id>', 'the subscription (whsub_…) whose deliveries this receiver accepts', subscriptionId)
+    .option('--endpoint <id>', "the endpoint (whep_…) registered at this receiver's URL: only its challenge is answered", endpointId)
     .option('--port <n>', 'port to listen on (0: any free port)', portNumber, DEFAULT_PORT)
     .option('--listen-host <address>', 'address to listen on (put a tunnel or reverse proxy in front for a public URL)', '127.0.0.1')
     .option('--url <url>', 'the public URL of this receiver as registered; only its path is answered')
@@ -106,6 +109,7 @@ class Listener {
     this.verifier = new WebhookVerifier({
       issuer: this.issuer,
       subscriptionId: opts.subscription,
+      ...(opts.endpoint ? { endpointId: opts.endpoint } : {}),
       fetchKeys: async () => (await callOperation<{ keys: WebhookJwk[] }>(target, 'list_webhook_signing_keys')).body.keys,
     });
     this.state = readState(this.statePath, target.host, opts.subscription);
@@ -127,6 +131,7 @@ class Listener {
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       note(`Listening on http://${host}:${address.port}${this.path ?? '/'} for deliveries of ${this.opts.subscription} from ${this.issuer}`);
       if (this.opts.url) note(`Registered as ${this.opts.url}`);
+      note(this.opts.endpoint ? `Answering challenges for ${this.opts.endpoint} only` : 'Answering no challenges: name the endpoint to verify with --endpoint');
       note(`State: ${this.statePath}`);
       // Acknowledged before an earlier run could read them: read them now.
       if (this.pending()) this.read();
@@ -168,7 +173,13 @@ class Listener {
       return answer(res, status, { detail: err.message, reason: err.reason });
     }
     if (envelope.type === CHALLENGE) {
-      note(`Answered the challenge ${envelope.id}.`);
+      // Echoing any challenge would let another member register this receiver's URL as their endpoint and verify it.
+      if (!this.opts.endpoint) {
+        const named = challengeEndpointId(envelope.challenge);
+        note(`Refused the challenge ${envelope.id} for ${named ?? 'an unnamed endpoint'}: no --endpoint given, so no challenge is answered.`);
+        return answer(res, 400, { detail: 'this receiver answers the challenge of the endpoint it was started for only', reason: 'wrong_endpoint' });
+      }
+      note(`Answered the challenge ${envelope.id} for ${this.opts.endpoint}.`);
       return answer(res, 200, { challenge: envelope.challenge });
     }
     if (this.state.seen.includes(envelope.id)) {
@@ -390,6 +401,11 @@ function writeStateFile(path: string, state: ListenState): void {
 
 function subscriptionId(value: string): string {
   if (!/^whsub_[a-z2-7]{26}$/.test(value)) throw new InvalidArgumentError('expected a subscription id like whsub_ followed by 26 letters and digits');
+  return value;
+}
+
+function endpointId(value: string): string {
+  if (!/^whep_[a-z2-7]{26}$/.test(value)) throw new InvalidArgumentError('expected an endpoint id like whep_ followed by 26 letters and digits');
   return value;
 }
 
