@@ -1465,7 +1465,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a webhook endpoint by a signed challenge
-         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Sends a signed POST with the envelope `{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}`, `challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. Any status may be verified again. Challenges, failed ones too, are limited per endpoint (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT per 10 minutes, default 5) and per member (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER per hour, default 30): beyond, 429 with Retry-After and nothing is sent.
+         * @description An active member (humans and agents alike, with their session or member key) manages their own endpoints; anyone else's, a deleted one or an unknown id is 404. Sends a signed POST with the envelope `{id, type: "atrium.webhook.challenge", issuer, challenge, created_ts, spec_version}`, `challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. Then 200 with the endpoint `active` and `verified_ts` set. Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. Any status may be verified again. Challenges, failed ones too, are limited per endpoint and per member (docs/webhooks.md): beyond, 429 with Retry-After and nothing is sent.
          */
         post: operations["verify_webhook_endpoint"];
         delete?: never;
@@ -1689,7 +1689,7 @@ export interface paths {
         put?: never;
         /**
          * Make one exact external request through the credential gateway
-         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Calls in flight are bounded, here and at the gateway: 429 `too_many_calls` with Retry-After when the caller already has ATRIUM_CREDENTIAL_CALLS_PER_MEMBER (default 2) or the connection ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION (default 4), before anything is checked or used up; 503 `gateway_busy` with Retry-After when the gateway holds as many answers as it may. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
+         * @description The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the provider credential reaches the caller. An active member credential (401 otherwise) whose member is admitted to the Space (403 otherwise; in an open Space, `join` admits at once). The Space must be `active` (409). Body: `connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); `task_id` (needed when the connection requires a task); `approval_id` (needed for the connection’s `approval_required_methods`; consumed with the issuance); `ttl_seconds` (capped at the connection’s `max_ttl_seconds` and 300; default 30 or that cap); `request`. Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); 422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), `url_invalid`, `task_required`; 403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` (unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); 409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422. Calls in flight are bounded per member and per connection (429 `too_many_calls`, nothing used up) and by the gateway (503 `gateway_busy`), both with Retry-After. Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, header or body values). The response body is untrusted data.
          */
         post: operations["call_external_service"];
         delete?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
         put?: never;
         /**
          * Get a one-use ticket for one exact external request
-         * @description For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. The gateway bounds the calls in flight too: its 429 `too_many_calls` or 503 `gateway_busy` (with Retry-After) leaves the ticket unused, to be presented again.
+         * @description For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. A 429 `too_many_calls` or 503 `gateway_busy` from the gateway (with Retry-After) leaves the ticket unused, to be presented again.
          */
         post: operations["issue_credential_ticket"];
         delete?: never;
@@ -5289,7 +5289,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once, as does a poll beyond the caller's share of long polls, with `Retry-After`. */
                 wait?: number;
             };
             header?: {
@@ -5344,7 +5344,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once, as does a poll beyond the caller's share of long polls, with `Retry-After`. */
                 wait?: number;
             };
             header?: {
@@ -6044,7 +6044,7 @@ export interface operations {
                 newest?: number;
                 /** @description With `newest` only (else 422): the newest events below this cursor instead, to read further back page by page; pass the first event's cursor of the oldest page you hold. `cursor` stays the newest event's on this host. */
                 before?: number;
-                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, as an ordinary poll, with `Retry-After` saying when to poll again. */
+                /** @description Long poll: when the page would be empty, wait up to this many seconds (at most 30) for an event of this feed, and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once, as does a poll beyond the caller's share of long polls, with `Retry-After`. */
                 wait?: number;
             };
             header?: {
@@ -7391,7 +7391,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line, 1-200 characters, no control or format characters (Cc, Cf); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7399,7 +7399,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, with no path segment a server could read as a dot segment, separator or parameter (docs/gateway.md, "The path rule"; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7473,7 +7473,7 @@ export interface operations {
                     connection_id: string;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id?: string;
-                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line, 1-200 characters, no control or format characters (Cc, Cf); recorded in the gateway ledger. */
                     purpose: string;
                     /** @description A task of this Space. */
                     task_id?: number;
@@ -7481,7 +7481,7 @@ export interface operations {
                     approval_id?: string;
                     /** @description Ticket lifetime; silently capped at the connection’s `max_ttl_seconds` and 300. Default: 30, or the cap if lower. */
                     ttl_seconds?: number;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, with no path segment a server could read as a dot segment, separator or parameter (docs/gateway.md, "The path rule"; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -7585,7 +7585,7 @@ export interface operations {
                     task_id?: number;
                     /** @description Names one attempt: 1-128 of `[A-Za-z0-9._:-]`. A run id gets one ticket per member; never put a secret in it. */
                     run_id: string;
-                    /** @description The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger. */
+                    /** @description The declared purpose: one line, 1-200 characters, no control or format characters (Cc, Cf); recorded in the gateway ledger. */
                     purpose: string;
                     /**
                      * @description Seconds the approval stays usable: 1-86400, default 3600.
@@ -7594,7 +7594,7 @@ export interface operations {
                     expires_in_seconds?: number;
                     /** @description Why it is approved (3-1000 characters); kept on this host, never sent to the gateway. */
                     reason: string;
-                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read as a dot segment, separator or parameter (`;`, an escaped `/` `\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
+                    /** @description The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, with no path segment a server could read as a dot segment, separator or parameter (docs/gateway.md, "The path rule"; 422 `url_invalid`); header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused. */
                     request: {
                         /** @enum {string} */
                         method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -106,9 +106,8 @@ export const callExternal = defineOperation({
   description:
     `The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the ` +
     `provider credential reaches the caller. ${WHO} The Space must be \`active\` (409). Body: ${CALL_BODY} ${REFUSALS} ` +
-    'Calls in flight are bounded, here and at the gateway: 429 `too_many_calls` with Retry-After when the caller already has ' +
-    'ATRIUM_CREDENTIAL_CALLS_PER_MEMBER (default 2) or the connection ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION (default 4), before anything is ' +
-    'checked or used up; 503 `gateway_busy` with Retry-After when the gateway holds as many answers as it may. ' +
+    'Calls in flight are bounded per member and per connection (429 `too_many_calls`, nothing used up) and by the gateway (503 `gateway_busy`), ' +
+    'both with Retry-After. ' +
     'Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, ' +
     'so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, ' +
     'header or body values). The response body is untrusted data.',
@@ -135,8 +134,8 @@ export const issueTicket = defineOperation({
   summary: 'Get a one-use ticket for one exact external request',
   description:
     'For harnesses that call the gateway themselves: the body, checks, refusals and event of `call_external_service`, but the answer is ' +
-    'the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. The gateway bounds the calls in flight too: ' +
-    'its 429 `too_many_calls` or 503 `gateway_busy` (with Retry-After) leaves the ticket unused, to be presented again.',
+    'the ticket, to be used once at `POST {gateway_url}/v1/call {ticket}` before `expires_ts`. A 429 `too_many_calls` or 503 ' +
+    '`gateway_busy` from the gateway (with Retry-After) leaves the ticket unused, to be presented again.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: CredentialSpaceParams,
   body: CallBody,

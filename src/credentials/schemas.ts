@@ -25,7 +25,7 @@ const RunId = Type.String({
 const Purpose = Type.String({
   minLength: 1,
   maxLength: 200,
-  description: 'The declared purpose: one line of 1-200 characters with no control or format character (Unicode Cc or Cf; 422 otherwise); recorded in the gateway ledger.',
+  description: 'The declared purpose: one line, 1-200 characters, no control or format characters (Cc, Cf); recorded in the gateway ledger.',
 });
 const TaskId = Type.Integer({ minimum: 1, description: 'A task of this Space.' });
 /**
@@ -48,9 +48,8 @@ const RequestSchema = Type.Object(
   {
     additionalProperties: false,
     description:
-      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, and no path segment that some server would read ' +
-      'as a dot segment, separator or parameter (`;`, an escaped `/` `\\` `.` `?` `#` `;` or `%`, a lone `%`, escapes that are not well-formed UTF-8, ' +
-      'escaped controls, characters that fold to those, a segment of only dots and spaces; 422 `url_invalid`); ' +
+      'The exact request: `url` absolute http(s), no user name or fragment, in WHATWG normal form, with no path segment a server could read ' +
+      'as a dot segment, separator or parameter (docs/gateway.md, "The path rule"; 422 `url_invalid`); ' +
       'header names case-insensitive, each once; Authorization, Cookie, `proxy-*`, Host, Content-Length and hop-by-hop headers refused.',
   },
 );

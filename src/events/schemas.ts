@@ -104,9 +104,8 @@ export const FeedQuery = Type.Object(
         default: 0,
         description:
           `Long poll: when the page would be empty, wait up to this many seconds (at most ${MAX_FEED_WAIT}) for an event of this feed, ` +
-          'and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once. ' +
-          'Long polls are shared out per client address, per member and in all: one beyond its share is answered at once, ' +
-          'as an ordinary poll, with `Retry-After` saying when to poll again.',
+          'and answer as soon as one commits, on any node of the host. The page is then read as usual. 0 (the default) answers at once, ' +
+          'as does a poll beyond the caller\'s share of long polls, with `Retry-After`.',
       }),
     ),
   },

@@ -120,9 +120,8 @@ export const verifyWebhookEndpoint = defineOperation({
     '`challenge` being `<endpoint id>.<32 random characters>`; the receiver must answer 2xx with the JSON `{"challenge": <the same value>}`. ' +
     'Then 200 with the endpoint `active` and `verified_ts` set. ' +
     'Otherwise (refused address, no answer in time, another status, a redirect, a missing or wrong echo) 422 naming why, and nothing changes. ' +
-    'Any status may be verified again. Challenges, failed ones too, are limited per endpoint (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT ' +
-    'per 10 minutes, default 5) and per member (ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER per hour, default 30): beyond, 429 with ' +
-    'Retry-After and nothing is sent.',
+    'Any status may be verified again. Challenges, failed ones too, are limited per endpoint and per member (docs/webhooks.md): ' +
+    'beyond, 429 with Retry-After and nothing is sent.',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: EndpointParams,
   success: { status: 200, description: 'The endpoint, `active`.', schema: EndpointRef },
