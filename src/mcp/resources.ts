@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { AppContext } from '../app-context.js';
 import { actorFor } from '../http/authenticate.js';
 import { entryPath, isRepositoryEntry } from '../pins/paths.js';
@@ -86,23 +86,27 @@ function parseUri(uri: string): ResourceRead | undefined {
 
 /**
  * `resources/read`: the URI's operation, called as its tool. A refusal is a
- * JSON-RPC error whose message is the tool error's `<status> <detail>`, with
- * the same status and detail in `data`; a record that is not there (404) is
- * MCP's "resource not found".
+ * JSON-RPC error whose message is the tool error's `<status> <detail>`. A
+ * record that is not there (404) is MCP's "resource not found" (`-32602`
+ * with `data: {uri}`); any other refusal is `-32602` with the status and
+ * detail in `data` too, and a failure of Atrium's own `-32603`.
  */
 export async function readResource(uri: string, toolset: Toolset, caller: ToolCaller, ctx: AppContext): Promise<ReadResourceResult> {
   const read = parseUri(uri);
-  if (!read) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `404 not an Atrium resource URI: ${uri} (see resources/templates/list)`, { uri });
+  if (!read) throw new ResourceNotFoundError(uri, `404 not an Atrium resource URI: ${uri} (see resources/templates/list)`);
   const bound = toolset.byName.get(read.tool)!;
   const result = await callTool(bound, read.args, caller, ctx);
   const meta = result._meta as Record<string, unknown>;
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
   if (result.isError) {
     const status = meta[STATUS_META] as number;
-    const text = result.content[0]?.type === 'text' ? result.content[0].text : String(status);
-    const code = status === 404 ? ProtocolErrorCode.ResourceNotFound : status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
-    throw new ProtocolError(code, text, { uri, [STATUS_META]: status, [DETAIL_META]: meta[DETAIL_META] });
+    if (status === 404) throw new ResourceNotFoundError(uri, text);
+    throw new ProtocolError(status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams, text, {
+      uri,
+      [STATUS_META]: status,
+      [DETAIL_META]: meta[DETAIL_META],
+    });
   }
-  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
   return { contents: [{ uri, mimeType: MIME_TYPE, text, _meta: { [STATUS_META]: meta[STATUS_META] } }] };
 }
 
