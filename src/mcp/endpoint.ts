@@ -135,10 +135,11 @@ function originHost(origin: string, protocol: string): string | undefined {
 }
 
 /**
- * JSON-RPC batches were part of MCP 2025-03-26 and were removed in 2025-06-18.
- * The negotiated version travels in `MCP-Protocol-Version` (absent means
- * 2025-03-26, as the transport rules say); older versions may batch, up to
- * ATRIUM_MCP_MAX_BATCH messages, so one request cannot carry unbounded work.
+ * JSON-RPC batches were part of MCP 2025-03-26 and were removed in 2025-06-18
+ * (2026-07-28 has none either). The version travels in `MCP-Protocol-Version`
+ * (absent means 2025-03-26, as the transport rules say); 2025-03-26 may batch,
+ * up to ATRIUM_MCP_MAX_BATCH messages, so one request cannot carry unbounded
+ * work. This runs before the SDK sees the body.
  */
 function refuseBatch(request: FastifyRequest, maxBatch: number): string | undefined {
   if (!Array.isArray(request.body)) return undefined;
