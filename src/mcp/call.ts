@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { actorFor } from '../http/authenticate.js';
