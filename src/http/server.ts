@@ -189,7 +189,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
   const checkUrlIntegers = decimalIntegerCheck(op);
   const input = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
     const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
-    const actor = narrowToGrantSpaces(op, actors.get(request)!, request.params);
+    const actor = actors.get(request)!;
     return {
       params: request.params as never,
       query: request.query as never,
@@ -229,8 +229,9 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     // Who is calling is settled before the body is parsed or validated, so a
     // caller without a usable credential learns that (401/403) rather than
     // details of a body it may not send at all (docs/decisions-local.md).
+    // An OAuth grant narrowed to other Spaces is judged here too, from the path alone (docs/oauth.md, "Narrowing").
     onRequest: async (request) => {
-      actors.set(request, await authenticate(request, op, ctx));
+      actors.set(request, narrowToGrantSpaces(op, await authenticate(request, op, ctx), request.params));
     },
     // Callback style: on hot read routes a promise per hook is a measurable share of a request.
     preValidation: (request, _reply, done) => {

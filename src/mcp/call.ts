@@ -37,9 +37,8 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
   try {
     bound.checkUrlText(args);
     // Who may call is settled before the arguments are looked at, as on REST.
-    const authenticated = actorFor(op, caller.member, ctx, 'mcp');
+    const actor = narrowToGrantSpaces(op, actorFor(op, caller.member, ctx, 'mcp'), args);
     const input = bound.parse(args);
-    const actor = narrowToGrantSpaces(op, authenticated, input.params);
     let status: number = op.success.status;
     const response: ResponseControl = {
       // No declaration with a tool sets cookies or headers (docs/mcp.md); a body is all MCP carries.

@@ -85,32 +85,32 @@ export async function startAuthorization(
   if (state !== null && state.length > 2000) return back('invalid_request', 'state is too long');
   const challenge = query.code_challenge;
   return db.transaction(async (tx) => {
-  // Requests nobody decided are no use once they lapse; they go when new ones come.
-  await tx.db.deleteFrom('oauth_authorization_requests').where('expires_ts', '<=', new Date(tx.now.getTime() - CODE_LIFETIME_MS).toISOString()).where('decision', 'is', null).execute();
-  const id = newId('authz');
-  await tx.db
-    .insertInto('oauth_authorization_requests')
-    .values({
-      id,
-      client_id: client.client_id,
-      redirect_uri: redirectUri,
-      state,
-      code_challenge: challenge,
-      scope,
-      resource,
-      created_ts: tx.now.toISOString(),
-      expires_ts: new Date(tx.now.getTime() + PENDING_REQUEST_MS).toISOString(),
-      decided_ts: null,
-      decided_by: null,
-      decision: null,
-      code_hash: null,
-      code_expires_ts: null,
-      code_used_ts: null,
-      grant_id: null,
-    })
-    .execute();
-  if (client.kind === 'registered') await touchClient(tx, client.client_id);
-  return { consent: `${opts.baseUrl}${CONSENT_PATH}?request=${id}` };
+    // Requests nobody decided are no use once they lapse; they go when new ones come.
+    await tx.db.deleteFrom('oauth_authorization_requests').where('expires_ts', '<=', new Date(tx.now.getTime() - CODE_LIFETIME_MS).toISOString()).where('decision', 'is', null).execute();
+    const id = newId('authz');
+    await tx.db
+      .insertInto('oauth_authorization_requests')
+      .values({
+        id,
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: challenge,
+        scope,
+        resource,
+        created_ts: tx.now.toISOString(),
+        expires_ts: new Date(tx.now.getTime() + PENDING_REQUEST_MS).toISOString(),
+        decided_ts: null,
+        decided_by: null,
+        decision: null,
+        code_hash: null,
+        code_expires_ts: null,
+        code_used_ts: null,
+        grant_id: null,
+      })
+      .execute();
+    if (client.kind === 'registered') await touchClient(tx, client.client_id);
+    return { consent: `${opts.baseUrl}${CONSENT_PATH}?request=${id}` };
   });
 }
 

@@ -39,7 +39,7 @@ export function namesSpace(op: AnyOperation): boolean {
 export function narrowToGrantSpaces(op: AnyOperation, actor: Actor, params: unknown): Actor {
   if (actor.kind !== 'member') return actor;
   const spaces = actor.credential.grant?.spaces;
-  if (!spaces) return actor;
+  if (!spaces || !namesSpace(op)) return actor;
   const named = params as { slug?: unknown; space?: unknown } | undefined;
   const slug = named?.slug ?? named?.space;
   if (typeof slug !== 'string' || spaces.includes(slug)) return actor;
