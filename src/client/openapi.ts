@@ -779,7 +779,7 @@ export interface paths {
         };
         /**
          * Read a page of a Space's event feed
-         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until an event of this Space commits (a long poll).
+         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`; none is missed. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until an event of this Space commits.
          */
         get: operations["list_event_page"];
         put?: never;
@@ -799,7 +799,7 @@ export interface paths {
         };
         /**
          * Read a page of the host-wide event feed
-         * @description Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.
+         * @description Every event on this host, also those of no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.
          */
         get: operations["list_host_event_page"];
         put?: never;
@@ -3324,7 +3324,7 @@ export interface components {
         };
         /**
          * oauth_grant_created
-         * @description A human let an OAuth client act as them or one of their agents.
+         * @description A human let an OAuth client act for them or their agent.
          */
         OauthGrantCreatedEvent: {
             /** @description Host-wide, strictly increasing in commit order, sparse. */
@@ -3341,14 +3341,12 @@ export interface components {
             /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
             subjects: string[];
             payload: {
-                /** @description The grant id. */
                 id: string;
                 client_id: string;
                 /** @description Member handle */
                 acting_member: string;
                 /** @enum {string} */
                 scope: "read" | "read write";
-                /** @description null: every Space. */
                 spaces: string[] | null;
                 /**
                  * @description Present when `actor` is null: what acted instead of a member.
@@ -3364,7 +3362,7 @@ export interface components {
         };
         /**
          * oauth_grant_revoked
-         * @description An OAuth grant was revoked; its tokens stopped working.
+         * @description An OAuth grant was revoked.
          */
         OauthGrantRevokedEvent: {
             /** @description Host-wide, strictly increasing in commit order, sparse. */
@@ -3381,7 +3379,6 @@ export interface components {
             /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
             subjects: string[];
             payload: {
-                /** @description The grant id. */
                 id: string;
                 /** @description Member handle */
                 acting_member: string;
