@@ -81,6 +81,21 @@ for (const backend of backends()) {
         }
       });
 
+      it('lets a browser-based client read the metadata and call the token endpoint from its own origin', async () => {
+        const preflight = await fetch(`${server.url}/.well-known/oauth-authorization-server`, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://client.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+        });
+        assert.equal(preflight.status, 204);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+        assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /mcp-protocol-version/);
+        const token = await postForm(server, '/oauth/token', { grant_type: 'password' });
+        assert.equal(token.status, 400);
+        assert.equal(token.body.error, 'unsupported_grant_type');
+        assert.equal(token.headers.get('access-control-allow-origin'), '*');
+        assert.equal(token.headers.get('cache-control'), 'no-store');
+      });
+
       it('names the resource metadata in every 401, and says invalid_token when a token was presented', async () => {
         const mcp = await fetch(`${server.url}/v0/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
         assert.equal(mcp.status, 401);

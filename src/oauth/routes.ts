@@ -77,11 +77,13 @@ export async function registerOAuthEndpoints(app: FastifyInstance, ctx: AppConte
       scope.get(PROTECTED_RESOURCE_METADATA_PATH + RESOURCE_PATHS[which], hidden, async () => protectedResourceMetadata(base, which));
     }
     scope.get(OAUTH_PATHS.metadata, hidden, async () => authorizationServerMetadata(base));
-    for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.revoke, OAUTH_PATHS.register]) {
+    // Browsers ask first when a client sends headers of its own (MCP clients send `MCP-Protocol-Version` even to the metadata).
+    const metadataPaths = [OAUTH_PATHS.metadata, ...Object.values(RESOURCE_PATHS).map((path) => PROTECTED_RESOURCE_METADATA_PATH + path)];
+    for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.revoke, OAUTH_PATHS.register, ...metadataPaths]) {
       scope.options(path, hidden, async (_request, reply) =>
         reply
           .code(204)
-          .header('access-control-allow-methods', 'POST')
+          .header('access-control-allow-methods', metadataPaths.includes(path) ? 'GET' : 'POST')
           .header('access-control-allow-headers', 'content-type, authorization, mcp-protocol-version')
           .send(),
       );
