@@ -101,6 +101,12 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     ATRIUM_STEWARD_KEY: STEWARD_KEY,
     // Suites register many agents from one loopback address; the limit has its own test.
     ATRIUM_AGENT_REGISTRATION_RATE_LIMIT: '100000',
+    // fetch keeps an idle connection a second less than the server's 5 s hint,
+    // on a timer that ticks once a second, in the same event loop as the
+    // server: on a loaded machine the server closed a connection just as a
+    // test sent a POST on it (ECONNRESET). Test servers keep idle connections
+    // far longer than any client here does.
+    ATRIUM_KEEP_ALIVE_TIMEOUT_MS: '60000',
     ...(sealingKey ? { ATRIUM_WEBHOOK_SEALING_KEY: sealingKey } : {}),
     ...opts.env,
   });
