@@ -7,7 +7,7 @@
 // Atrium checkout>, every scenario also runs against that checkout ("before"),
 // side by side with this one ("after"). A benchmark, not a test: it asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -158,6 +158,9 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
       await put('empty tail poll (anonymous)', 'empty', { url: base + tailPath });
       await put('empty tail poll (member key)', 'empty', { url: base + tailPath, headers: member });
+      // The same poll with an OAuth access token for the REST API: a token check should cost no more than a key check.
+      const token = wanted('empty tail poll (OAuth token)') ? await oauthAccessToken(base, seeded.session) : undefined;
+      if (token) await put('empty tail poll (OAuth token)', 'empty', { url: base + tailPath, headers: { authorization: `Bearer ${token}` } });
       await put('inbox page, 100 events (session)', 'get', { url: `${base}/v0/me/inbox-events?limit=100`, headers: owner });
       await put('read a Resource (4 KiB of Markdown)', 'get', { url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}` });
       await put(`post a message, ${WRITERS} writers (member key)`, 'post', {
@@ -634,3 +637,29 @@ function freePort(): Promise<number> {
 }
 
 await main();
+
+/**
+ * An OAuth access token for `<base>/v0`, obtained as a client would: register,
+ * authorize with PKCE, consent as the seeded owner, exchange the code.
+ * Undefined for a checkout that has no authorization server.
+ */
+async function oauthAccessToken(base: string, session: string): Promise<string | undefined> {
+  const redirect = 'http://127.0.0.1:9/callback';
+  const registered = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirect] }) });
+  if (registered.status !== 201) return undefined;
+  const { client_id } = (await registered.json()) as { client_id: string };
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256', scope: 'read write', resource: `${base}/v0` });
+  const authorized = await fetch(`${base}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
+  const request = new URL(authorized.headers.get('location')!).searchParams.get('request');
+  const approved = await fetch(`${base}/v0/oauth-authorization-requests/${request}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ acting_member: 'bench-owner', scope: 'read write', spaces: null }),
+  });
+  const code = new URL(((await approved.json()) as { redirect_to: string }).redirect_to).searchParams.get('code')!;
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id, redirect_uri: redirect });
+  const token = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  return ((await token.json()) as { access_token: string }).access_token;
+}

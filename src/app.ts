@@ -9,6 +9,7 @@ import { addressPolicy } from './egress/address-policy.js';
 import { WebhookSigningKeys } from './webhooks/signing-keys.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { registerMcpEndpoint } from './mcp/endpoint.js';
+import { registerOAuthEndpoints } from './oauth/routes.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMentionParser } from './messages/mention-parser.js';
 import { addressDigester, loadAddressSecret, type AddressDigest } from './shared/client-address.js';
@@ -128,6 +129,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       registerObservability(app, ctx, ctx.metrics, readiness);
       // The same operations as tools, at /v0/mcp (docs/mcp.md).
       registerMcpEndpoint(app, ctx, { operations, sharedSchemas, waits });
+      // The OAuth 2.1 authorization server that lets MCP clients connect by URL (docs/oauth.md).
+      await registerOAuthEndpoints(app, ctx);
       // The API reference and the guides (docs/web.md), at /docs.
       await registerDocs(app, options.docsDir ? { docsDir: options.docsDir } : {});
       // The web app (docs/web.md): at `/`, never shadowing the API or /docs.

@@ -58,6 +58,8 @@ export interface Config {
   trustProxy: boolean | string[];
   /** Anonymous agent registrations one network address may make per hour (429 beyond). */
   agentRegistrationRateLimit: number;
+  /** OAuth Dynamic Client Registrations one network address may make per hour (429 beyond; docs/oauth.md). */
+  oauthRegistrationRateLimit: number;
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
     agentRegistrationRateLimit: parsePositiveInt('ATRIUM_AGENT_REGISTRATION_RATE_LIMIT', env.ATRIUM_AGENT_REGISTRATION_RATE_LIMIT ?? '20'),
+    oauthRegistrationRateLimit: parsePositiveInt('ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT', env.ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT ?? '20'),
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),

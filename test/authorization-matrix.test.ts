@@ -3,7 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { mintMemberKey } from '../src/identity/member-keys.js';
 import { allOperations } from '../src/operations/index.js';
 import type { AnyOperation } from '../src/operations/operation.js';
+import { onlyReads } from '../src/oauth/narrowing.js';
+import { TestClock } from './support/clock.js';
+import { grantTokens, postForm } from './support/oauth.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
+import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 /**
@@ -19,12 +23,17 @@ const operations = allOperations(() => ({})).filter((op) => op.path !== '/v0' &&
  * Owner/Host power takes the human's member key like their session.
  */
 const SESSION_ONLY = [
+  'approve_oauth_authorization_request',
   'assign_role',
   'change_review_policy',
   'create_human',
+  'deny_oauth_authorization_request',
+  'get_oauth_authorization_request',
   'list_credentials',
+  'list_oauth_grants',
   'list_role_assignments',
   'revoke_credential',
+  'revoke_oauth_grant',
   'revoke_role_assignment',
   'sign_out',
 ];
@@ -41,8 +50,11 @@ for (const backend of backends()) {
     let ownerKey: string;
     let activeAgentKey: string;
     let suspendedSession: string;
+    /** OAuth access tokens for the REST API (docs/oauth.md): each narrowed or spoilt one way. */
+    const grants = { read: '', spaceNarrowed: '', agent: '', revoked: '', expired: '' };
+    const clock = new TestClock(Date.now());
     before(async () => {
-      server = await startServer(backend);
+      server = await startServer(backend, { clock });
       const operator = await server.human('matrix-operator');
       const suspended = await server.human('matrix-suspended');
       suspendedSession = suspended.session;
@@ -56,6 +68,17 @@ for (const backend of backends()) {
       activeAgentKey = (await seedAgent(server, 'matrix-active-agent', operator.handle, 'active')).key;
       const suspension = await server.request('POST', '/v0/members/matrix-suspended/suspend', { token: STEWARD_KEY });
       assert.equal(suspension.status, 200);
+
+      // The expired token is issued first; the clock then moves past its hour, and every other token is fresh.
+      grants.expired = (await grantTokens(server, operator.session, { acting_member: operator.handle, resource: 'rest' })).access_token;
+      clock.advance(60 * 60 * 1000 + 1000);
+      await activeSpace(server, operator.session, 'matrix-granted');
+      grants.read = (await grantTokens(server, operator.session, { acting_member: operator.handle, scope: 'read', resource: 'rest' })).access_token;
+      grants.spaceNarrowed = (await grantTokens(server, operator.session, { acting_member: operator.handle, spaces: ['matrix-granted'], resource: 'rest' })).access_token;
+      grants.agent = (await grantTokens(server, operator.session, { acting_member: 'matrix-active-agent', resource: 'rest' })).access_token;
+      const revoked = await grantTokens(server, operator.session, { acting_member: operator.handle, resource: 'rest' });
+      assert.equal((await postForm(server, '/oauth/revoke', { token: revoked.refresh_token })).status, 200);
+      grants.revoked = revoked.access_token;
     });
     after(() => server.stop());
 
@@ -95,11 +118,42 @@ for (const backend of backends()) {
         assert.notEqual((await call(activeAgentKey)).status, 401, "an active agent's key is never 401");
 
         if (!op.auth.anonymous && !op.auth.schemes.includes('member_key')) {
-          for (const key of [humanKey, ownerKey]) {
+          for (const key of [humanKey, ownerKey, grants.read, grants.agent]) {
             const withKey = await call(key);
-            assert.equal(withKey.status, 403, 'session-only operations refuse API keys, an Owner\'s included');
+            assert.equal(withKey.status, 403, 'session-only operations refuse API keys and OAuth tokens, an Owner\'s included');
           }
         }
+      });
+
+      it(`${op.method} ${op.path}: OAuth grants`, async () => {
+        if (op.auth.schemes.length === 0) {
+          const anonymous = await call();
+          for (const token of Object.values(grants)) assert.equal((await call(token)).status, anonymous.status, 'a public operation ignores credentials');
+          return;
+        }
+        assert.equal((await call(grants.revoked)).status, 401, "a revoked grant's token is 401");
+        assert.equal((await call(grants.expired)).status, 401, 'an expired token is 401');
+        assert.notEqual((await call(grants.agent)).status, 401, "an agent grant's token is the agent's credential");
+
+        const read = await call(grants.read);
+        const narrowed = await call(grants.spaceNarrowed);
+        if (!op.auth.schemes.includes('member_key')) {
+          assert.equal(read.status, 403);
+          assert.equal(narrowed.status, 403);
+          return;
+        }
+        if (onlyReads(op)) {
+          assert.notEqual(read.status, 401);
+          assert.equal(read.headers.get('www-authenticate'), null, 'a read grant reads');
+        } else {
+          assert.equal(read.status, 403, 'a read grant writes nothing');
+          assert.match(read.headers.get('www-authenticate') ?? '', /error="insufficient_scope", scope="write"/);
+        }
+        // The matrix's Space (matrix-target) is outside the narrowed grant: it reads only what is public there, and writes nothing.
+        const namesSpace = op.path.includes('{slug}') || op.path.includes('{space}');
+        if (!onlyReads(op)) assert.equal(narrowed.status, 403, 'a Space-narrowed grant writes only inside its Spaces');
+        else if (namesSpace) assert.equal(narrowed.status, op.auth.anonymous ? (await call()).status : 403, 'outside its Spaces: only what is public');
+        else assert.notEqual(narrowed.status, 401);
       });
     }
 

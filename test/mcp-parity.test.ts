@@ -47,6 +47,11 @@ const EXCLUDED = [
   'approve_client_activation',
   'poll_client_activation',
   'list_webhook_signing_keys',
+  'get_oauth_authorization_request',
+  'approve_oauth_authorization_request',
+  'deny_oauth_authorization_request',
+  'list_oauth_grants',
+  'revoke_oauth_grant',
 ];
 
 /** The tool names docs/protocol.md lists (the credential gateway will add more). */

@@ -91,7 +91,7 @@ for (const backend of backends()) {
       for (const headers of [{}, { cookie: `atrium_session=${ada.session}` }] as Array<Record<string, string>>) {
         const res = await raw(server, { headers, body: JSON.stringify(INITIALIZE) });
         assert.equal(res.status, 401);
-        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="atrium"');
+        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp"`);
         assert.match(detailOf(res), /Authorization: Bearer/);
       }
     });
@@ -107,7 +107,7 @@ for (const backend of backends()) {
       ]) {
         const res = await raw(server, { headers: { authorization }, body: JSON.stringify(INITIALIZE) });
         assert.equal(res.status, 401, authorization);
-        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="atrium", error="invalid_token"');
+        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp", error="invalid_token"`);
         detailOf(res);
       }
     });

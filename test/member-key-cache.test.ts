@@ -5,6 +5,7 @@ import { keyResolutionWatcher } from '../src/identity/key-resolution-writes.js';
 import { MemberKeyCache, KEPT_FOR_MS, type CredentialChanges, type KeyResolution } from '../src/identity/member-key-cache.js';
 import { hashSecret } from '../src/shared/secrets.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
+import { grantTokens, postForm } from './support/oauth.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
 const resolution = (): KeyResolution => ({
@@ -44,7 +45,8 @@ for (const backend of backends()) {
 
     before(async () => {
       first = await startServer(backend);
-      second = backend === 'postgres' ? await startServer(backend, { shareWith: first }) : first;
+      // Nodes of one deployment share its base URL, which names the resource an OAuth token works at.
+      second = backend === 'postgres' ? await startServer(backend, { shareWith: first, env: { ATRIUM_BASE_URL: first.url } }) : first;
     });
     after(async () => {
       if (second !== first) await second.stop();
@@ -79,6 +81,27 @@ for (const backend of backends()) {
       await forgotten(second, key);
       const refused = await second.request('GET', '/v0/me', { token: key });
       assert.equal(refused.status, 401);
+    });
+
+    it('keeps an OAuth access token\'s resolution, and refuses it once its grant is revoked on another node', HEARD_WITHIN, async () => {
+      const gil = await first.human('gil');
+      const tokens = await grantTokens(first, gil.session, { acting_member: 'gil', resource: 'rest' });
+      assert.equal((await second.request('GET', '/v0/me', { token: tokens.access_token })).status, 200);
+      assert.equal(second.app.ctx.memberKeys.get(hashSecret(tokens.access_token))?.member.handle, 'gil');
+      const grant = ((await first.request('GET', '/v0/oauth-grants', { token: gil.session })).body.grants as Array<{ id: string }>)[0]!;
+      assert.equal((await first.request('POST', `/v0/oauth-grants/${grant.id}/revoke`, { token: gil.session, body: {} })).status, 200);
+      assert.equal((await first.request('GET', '/v0/me', { token: tokens.access_token })).status, 401, 'the revoking node refuses at once');
+      await forgotten(second, tokens.access_token);
+      assert.equal((await second.request('GET', '/v0/me', { token: tokens.access_token })).status, 401);
+    });
+
+    it('refuses an access token revoked by RFC 7009 on another node', HEARD_WITHIN, async () => {
+      const hal = await first.human('hal');
+      const tokens = await grantTokens(first, hal.session, { acting_member: 'hal', resource: 'rest' });
+      assert.equal((await second.request('GET', '/v0/me', { token: tokens.access_token })).status, 200);
+      assert.equal((await postForm(first, '/oauth/revoke', { token: tokens.access_token })).status, 200);
+      await forgotten(second, tokens.access_token);
+      assert.equal((await second.request('GET', '/v0/me', { token: tokens.access_token })).status, 401);
     });
 
     it('refuses a key from the next request on, on the node that revoked it', async () => {

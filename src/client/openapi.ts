@@ -779,7 +779,7 @@ export interface paths {
         };
         /**
          * Read a page of a Space's event feed
-         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until an event of this Space commits (a long poll).
+         * @description Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. Resume from the returned `cursor`; none is missed. `limit` defaults to 100, at most 500. With `wait`, an empty page is held until an event of this Space commits.
          */
         get: operations["list_event_page"];
         put?: never;
@@ -799,7 +799,7 @@ export interface paths {
         };
         /**
          * Read a page of the host-wide event feed
-         * @description Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.
+         * @description Every event on this host, also those of no Space (`member_registered`, `role_assigned`, …). Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.
          */
         get: operations["list_host_event_page"];
         put?: never;
@@ -1736,6 +1736,106 @@ export interface paths {
          * @description Owner/Host of the Space (their session or member key) or the steward key; agents are refused (403). No admission is needed. Binds one member, connection, task (optional), run, purpose, method, exact URL, header set and body; usable once, until `expires_in_seconds` (1-86400, default 3600) pass. `member_handle` must be a member the connection admits, `connection_id` a connection of this Space, and `task_id` a task of this Space (422 `invalid_request` otherwise); the request is checked as a call checks it. The answer shows header names but not their values, and the body only by its SHA-256. `reason` stays on this host. Event `credential_approval_created` (method and host only).
          */
         post: operations["create_credential_approval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/oauth-authorization-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a pending OAuth authorization request
+         * @description For the consent page: who is asking (the client's own, unverified name and its `client_id` host), where the browser returns, the scope and resource asked for, and whom the client may act as. A signed-in human only; 409 once decided, 410 once expired.
+         */
+        get: operations["get_oauth_authorization_request"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/oauth-authorization-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consent to an OAuth client
+         * @description Creates the grant: the client will act as `acting_member` (you, or one of your own active, confirmed agents: then with the agent's authority, never yours), with `scope` no wider than asked, in `spaces` (null: every Space). Answers where to send the browser, with the code the client exchanges for tokens. An agent that is pending or unconfirmed is 403.
+         */
+        post: operations["approve_oauth_authorization_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/oauth-authorization-requests/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an OAuth client
+         * @description Nothing is granted; the browser goes back to the client with `error=access_denied`.
+         */
+        post: operations["deny_oauth_authorization_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your OAuth grants
+         * @description The grants you consented to, newest first, revoked ones included. Needs a signed-in session.
+         */
+        get: operations["list_oauth_grants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/oauth-grants/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an OAuth grant
+         * @description The grant's tokens stop at once, on every node. Revoking again answers the same record. Needs a signed-in session.
+         */
+        post: operations["revoke_oauth_grant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3222,8 +3322,82 @@ export interface components {
              */
             created_ts: string;
         };
+        /**
+         * oauth_grant_created
+         * @description A human let an OAuth client act for them or their agent.
+         */
+        OauthGrantCreatedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "oauth_grant_created";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                id: string;
+                client_id: string;
+                /** @description Member handle */
+                acting_member: string;
+                /** @enum {string} */
+                scope: "read" | "read write";
+                spaces: string[] | null;
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * oauth_grant_revoked
+         * @description An OAuth grant was revoked.
+         */
+        OauthGrantRevokedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "oauth_grant_revoked";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                id: string;
+                /** @description Member handle */
+                acting_member: string;
+                /** @enum {string} */
+                reason: "revoked" | "code_reused" | "refresh_replayed";
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
         /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
-        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"];
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
         FeedPage: {
             events: components["schemas"]["Event"][];
             /** @description The last event's cursor, or `since` on an empty page. */
@@ -3772,10 +3946,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented). */
+        /** @description No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…"` (with `error="invalid_token"` when a credential was presented). */
         Unauthenticated: {
             headers: {
-                /** @description Always `Bearer realm="atrium"`, with `error="invalid_token"` when a credential was presented and failed. */
+                /** @description Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize), with `error="invalid_token"` when a credential was presented and failed. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -3783,7 +3957,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credential is valid but not allowed here (wrong steward key, role or member status). */
+        /** @description The credential is valid but not allowed here (wrong steward key, role or member status; an OAuth grant that is read-only, with `WWW-Authenticate: Bearer error="insufficient_scope", scope="write"`, or narrowed to other Spaces). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -7623,6 +7797,256 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CredentialApproval"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_oauth_authorization_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization request id (the consent page URL names it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The client: a registration id, or the URL of its metadata document. */
+                        client_id: string;
+                        client_name: string | null;
+                        /** @description The host of a `client_id` URL; null for registered clients. */
+                        client_host: string | null;
+                        /** @description Where the browser goes after the decision. */
+                        redirect_host: string;
+                        /**
+                         * @description `read`, or `read write`.
+                         * @enum {string}
+                         */
+                        scope: "read" | "read write";
+                        /** @description Where the tokens will work: the MCP endpoint or the REST API. */
+                        resource: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        expires_ts: string;
+                        /** @description Who the client may act as: the caller first, then their own active, confirmed agents. */
+                        acting_choices: {
+                            /** @description Member handle */
+                            handle: string;
+                            /** @enum {string} */
+                            type: "human" | "agent";
+                            display_name: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approve_oauth_authorization_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization request id (the consent page URL names it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Member handle */
+                    acting_member: string;
+                    /**
+                     * @description `read`, or `read write`.
+                     * @enum {string}
+                     */
+                    scope: "read" | "read write";
+                    /** @description The Spaces the grant covers; null: every Space. */
+                    spaces: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send the browser here: the client's redirect URI with the outcome, `state` and `iss`. */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deny_oauth_authorization_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization request id (the consent page URL names it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send the browser here: the client's redirect URI with the outcome, `state` and `iss`. */
+                        redirect_to: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_oauth_grants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your grants (never their tokens). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: {
+                            id: string;
+                            client_id: string;
+                            /** @description The name the client gave itself. */
+                            client_name: string;
+                            /** @description Member handle */
+                            acting_member: string;
+                            /**
+                             * @description `read`, or `read write`.
+                             * @enum {string}
+                             */
+                            scope: "read" | "read write";
+                            /** @description The Spaces the grant covers; null: every Space. */
+                            spaces: string[] | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            created_ts: string;
+                            /** @description Refreshed at most once a minute */
+                            last_used_ts: string | null;
+                            revoked_ts: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revoke_oauth_grant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The grant, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        client_id: string;
+                        /** @description The name the client gave itself. */
+                        client_name: string;
+                        /** @description Member handle */
+                        acting_member: string;
+                        /**
+                         * @description `read`, or `read write`.
+                         * @enum {string}
+                         */
+                        scope: "read" | "read write";
+                        /** @description The Spaces the grant covers; null: every Space. */
+                        spaces: string[] | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        created_ts: string;
+                        /** @description Refreshed at most once a minute */
+                        last_used_ts: string | null;
+                        revoked_ts: string | null;
+                    };
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -17,8 +17,8 @@ export const listEventPage = defineOperation({
   summary: "Read a page of a Space's event feed",
   description:
     'Events with `cursor > since`, oldest first. Public for open and request Spaces; invite Spaces need current admission. ' +
-    'Resume from the returned `cursor`: no event is ever missed. `limit` defaults to 100, at most 500. ' +
-    'With `wait`, an empty page is held until an event of this Space commits (a long poll).',
+    'Resume from the returned `cursor`; none is missed. `limit` defaults to 100, at most 500. ' +
+    'With `wait`, an empty page is held until an event of this Space commits.',
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
   params: SpaceParams,
   query: FeedQuery,
@@ -46,7 +46,7 @@ export const listHostEventPage = defineOperation({
   tag: 'Events',
   summary: 'Read a page of the host-wide event feed',
   description:
-    'Every event on this host, including those that belong to no Space (`member_registered`, `role_assigned`, …). ' +
+    'Every event on this host, also those of no Space (`member_registered`, `role_assigned`, …). ' +
     'Steward key or a host-wide Owner/Host (their session or member key). Same cursor rules as the Space feed, and the same `wait`.',
   auth: { anonymous: false, schemes: ['member_key', 'session', 'steward_key'] },
   query: FeedQuery,

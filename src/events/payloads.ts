@@ -148,6 +148,14 @@ export const EVENT_PAYLOAD_FIELDS = {
     host: Type.String({ description: 'The host (and port) of the request URL; never its path or query.' }),
     expires_ts: Type.String({ format: 'date-time', description: "When the ticket's one use expires." }),
   },
+  oauth_grant_created: {
+    id: Type.String(),
+    client_id: Type.String(),
+    acting_member: Handle,
+    scope: StringEnum(['read', 'read write'] as const),
+    spaces: Type.Union([Type.Array(Slug), Type.Null()]),
+  },
+  oauth_grant_revoked: { id: Type.String(), acting_member: Handle, reason: StringEnum(['revoked', 'code_reused', 'refresh_replayed'] as const) },
 } satisfies Record<string, TProperties>;
 
 type PayloadFields = typeof EVENT_PAYLOAD_FIELDS;
@@ -194,6 +202,8 @@ export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
   pin_proposal_declined: 'An Owner/Host declined a pin proposal.',
   credential_approval_created: 'An Owner/Host approved one exact external request for a member.',
   credential_ticket_issued: 'The credential gateway issued a ticket for one exact external request of a member.',
+  oauth_grant_created: 'A human let an OAuth client act for them or their agent.',
+  oauth_grant_revoked: 'An OAuth grant was revoked.',
 };
 
 /**

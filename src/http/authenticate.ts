@@ -5,6 +5,8 @@ import { resolveCredential, type PresentedCredential, type StewardAttempt } from
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import type { AnyOperation, CredentialScheme } from '../operations/operation.js';
 import { AtriumError, forbidden, unauthenticated } from '../shared/errors.js';
+import { resourceUrl } from '../oauth/challenge.js';
+import { refuseBeyondGrant } from '../oauth/narrowing.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,20 +38,21 @@ export async function authenticate(request: FastifyRequest, op: AnyOperation, ct
     stewardKey: ctx.config.stewardKey,
     now: ctx.clock.now(),
     keys: ctx.memberKeys,
+    resource: resourceUrl(ctx.config.baseUrl, 'rest'),
   }).catch((err: unknown) => {
     // A browser keeps a cookie whose session was revoked elsewhere; on operations open
     // to anyone (sign-in above all) it must not lock the person out: treat it as absent.
     if (presented.type === 'cookie' && op.auth.anonymous && err instanceof AtriumError && err.status === 401) return ANONYMOUS;
     throw err;
   });
-  return actorFor(op, resolved, ctx);
+  return actorFor(op, resolved, ctx, 'rest');
 }
 
 /**
  * The declaration's credential rules applied to a credential already resolved:
  * shared by every REST route and every MCP tool call, so both refuse alike.
  */
-export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx: AppContext): Actor {
+export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx: AppContext, at: 'rest' | 'mcp'): Actor {
   const accepts = (scheme: CredentialScheme) => op.auth.schemes.includes(scheme);
 
   if (resolved.kind === 'steward_attempt') {
@@ -81,6 +84,8 @@ export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx
     if (resolved.member.status === 'pending' && !op.auth.anonymous) {
       throw forbidden(`member ${resolved.member.handle} is pending approval`);
     }
+    const grant = resolved.credential.grant;
+    if (grant) refuseBeyondGrant(op, grant, resourceUrl(ctx.config.baseUrl, at));
   }
   return resolved;
 }

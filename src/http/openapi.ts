@@ -14,7 +14,9 @@ interface OpenApiOperation {
 const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
   '401': {
     'WWW-Authenticate': {
-      description: 'Always `Bearer realm="atrium"`, with `error="invalid_token"` when a credential was presented and failed.',
+      description:
+        'Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize), ' +
+        'with `error="invalid_token"` when a credential was presented and failed.',
       schema: { type: 'string' },
     },
   },
@@ -40,8 +42,8 @@ const ERROR_RESPONSE_NAMES: Record<string, string> = {
 };
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
-  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium"` (with `error="invalid_token"` when a credential was presented).',
-  403: 'The credential is valid but not allowed here (wrong steward key, role or member status).',
+  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…"` (with `error="invalid_token"` when a credential was presented).',
+  403: 'The credential is valid but not allowed here (wrong steward key, role or member status; an OAuth grant that is read-only, with `WWW-Authenticate: Bearer error="insufficient_scope", scope="write"`, or narrowed to other Spaces).',
   404: 'No such record.',
   409: 'The record is not in a state that allows this, or it already exists; or a request with the same `Idempotency-Key` is still running.',
   410: 'Expired.',

@@ -25,6 +25,8 @@ import { createSerializerCompiler } from './serializers.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 import { withIdempotencyKey, type KeptAnswer } from './idempotency.js';
 import { IdempotencyKeys } from '../shared/idempotency-keys.js';
+import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
+import { narrowToGrantSpaces } from '../oauth/narrowing.js';
 
 export interface HttpServerOptions {
   operations: AnyOperation[];
@@ -48,7 +50,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     // 414; schemas bound every path value, so let them answer instead.
     routerOptions: { maxParamLength: 1000 },
     // Router-level failures (an undecodable URL) leave as `{detail}` too.
-    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply, ctx.config.baseUrl),
     ...connectionOptions(ctx.config),
   });
   const connections = shareConnections(app.server as unknown as Server, {
@@ -113,7 +115,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   await app.register(cookie);
   await app.register(swagger, openApiDocumentation(ctx.config.baseUrl, opts.operations));
 
-  app.setErrorHandler((error: FastifyError | AtriumError, request, reply) => sendError(error, request, reply));
+  app.setErrorHandler((error: FastifyError | AtriumError, request, reply) => sendError(error, request, reply, ctx.config.baseUrl));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = allowedMethods(path);
@@ -227,8 +229,9 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     // Who is calling is settled before the body is parsed or validated, so a
     // caller without a usable credential learns that (401/403) rather than
     // details of a body it may not send at all (docs/decisions-local.md).
+    // An OAuth grant narrowed to other Spaces is judged here too, from the path alone (docs/oauth.md, "Narrowing").
     onRequest: async (request) => {
-      actors.set(request, await authenticate(request, op, ctx));
+      actors.set(request, narrowToGrantSpaces(op, await authenticate(request, op, ctx), request.params));
     },
     // Callback style: on hot read routes a promise per hook is a measurable share of a request.
     preValidation: (request, _reply, done) => {
@@ -282,19 +285,19 @@ function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): 
 }
 
 /** Clearer words for the framework's refusals a client can cause. */
-const BEARER_CHALLENGE = 'Bearer realm="atrium"';
-
 const FRAMEWORK_DETAILS: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request bodies must be JSON (content-type: application/json)',
 };
 
 /** Every error leaves as `{detail}`; nothing internal (SQL, stacks) reaches a client. */
-function sendError(error: FastifyError | AtriumError, request: FastifyRequest, reply: FastifyReply): void {
+function sendError(error: FastifyError | AtriumError, request: FastifyRequest, reply: FastifyReply, baseUrl: string): void {
   if (error instanceof AtriumError) {
     reply.code(error.status).headers(error.headers);
     // RFC 9110 §11.6.1: a 401 says which scheme would do; a presented credential that failed is an invalid token (RFC 6750 §3).
     if (error.status === 401 && !reply.hasHeader('www-authenticate')) {
-      reply.header('www-authenticate', request.headers.authorization === undefined ? BEARER_CHALLENGE : `${BEARER_CHALLENGE}, error="invalid_token"`);
+      // The challenge names the REST API's Protected Resource Metadata, where an OAuth client learns how to authorize (docs/oauth.md).
+      const resource = resourceUrl(baseUrl, 'rest');
+      reply.header('www-authenticate', request.headers.authorization === undefined ? bearerChallenge(resource) : bearerChallenge(resource, 'invalid_token'));
     }
     reply.send({ detail: error.detail });
     return;

@@ -1,15 +1,26 @@
 import type { MemberRecord } from '../members/records.js';
 
 /**
+ * What an OAuth grant lets its tokens do (docs/oauth.md, "Narrowing"): `read`
+ * alone or `read write`, in every Space or only the listed ones.
+ */
+export interface GrantNarrowing {
+  id: string;
+  scope: 'read' | 'read write';
+  spaces: string[] | null;
+}
+
+/**
  * Who is calling, as established by the edge from the presented credential.
  * Services decide authority from this alone: they never see HTTP. How the member
  * authenticated matters (protocol: Owner, Host and maintainer; a few powers need a
  * signed-in session, never an API key), so the credential kind is part of the actor.
+ * An OAuth access token is a member credential like a key, narrowed by its grant.
  */
 export type Actor =
   | { kind: 'anonymous' }
   | { kind: 'steward' }
-  | { kind: 'member'; member: MemberRecord; credential: { type: 'key' | 'session'; id: string } };
+  | { kind: 'member'; member: MemberRecord; credential: { type: 'key' | 'session'; id: string; grant?: GrantNarrowing } };
 
 export type MemberActor = Extract<Actor, { kind: 'member' }>;
 

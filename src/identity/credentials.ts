@@ -6,7 +6,7 @@ import { toMemberRecord, type MemberRecord } from '../members/records.js';
 import type { MemberStatus } from '../members/tables.js';
 import type { Actor } from './actor.js';
 import type { KeyResolution, MemberKeyCache } from './member-key-cache.js';
-import { MEMBER_KEY_PREFIX, SESSION_TOKEN_PREFIX } from './tokens.js';
+import { ACCESS_TOKEN_PREFIX, MEMBER_KEY_PREFIX, SESSION_TOKEN_PREFIX } from './tokens.js';
 
 export type PresentedCredential =
   | { type: 'none' }
@@ -33,10 +33,17 @@ export interface StewardAttempt {
 export async function resolveCredential(
   db: Kysely<DatabaseSchema>,
   presented: PresentedCredential,
-  opts: { stewardKey: string | undefined; now: Date; keys?: MemberKeyCache },
+  opts: {
+    stewardKey: string | undefined;
+    now: Date;
+    keys?: MemberKeyCache;
+    /** The resource (absolute URL) the request is addressed to: an OAuth access token works only at the one it was issued for. */
+    resource?: string;
+  },
 ): Promise<Actor | StewardAttempt> {
   if (presented.type === 'none') return { kind: 'anonymous' };
   const token = presented.token;
+  if (token.startsWith(ACCESS_TOKEN_PREFIX) && presented.type === 'bearer') return resolveAccessToken(db, token, opts);
   if (token.startsWith(MEMBER_KEY_PREFIX) && presented.type === 'bearer') {
     const hash = hashSecret(token);
     const began = opts.keys?.begin();
@@ -85,6 +92,100 @@ export async function resolveCredential(
   if (presented.type === 'cookie') throw unauthenticated('sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}
+
+/**
+ * An OAuth access token: the acting member's credential, narrowed by its
+ * grant (docs/oauth.md). Kept like a member key's resolution; its expiry and
+ * resource are judged on every request. A suspended consenting human stops
+ * the grant as a suspended operator stops an agent.
+ */
+async function resolveAccessToken(
+  db: Kysely<DatabaseSchema>,
+  token: string,
+  opts: { now: Date; keys?: MemberKeyCache; resource?: string },
+): Promise<Actor> {
+  const hash = hashSecret(token);
+  const began = opts.keys?.begin();
+  const generation = typeof began === 'object' ? await began : began;
+  const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpAccessToken(db, hash, opts.keys, generation));
+  if (!resolution?.grant || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('unknown, revoked or expired access token');
+  const grant = resolution.grant;
+  if (grant.expiresTs <= opts.now.toISOString()) throw unauthenticated('unknown, revoked or expired access token');
+  if (opts.resource !== grant.resource) {
+    throw unauthenticated(`this access token was issued for ${grant.resource} and works only there`);
+  }
+  const member = toMemberRecord(resolution.member);
+  refuseSuspended(member, resolution.operatorStatus);
+  if (grant.humanStatus === 'suspended') throw forbidden(`the grant's consenting human is suspended`);
+  if (resolution.lastUsedTs === null || Date.parse(resolution.lastUsedTs) < opts.now.getTime() - 60_000) {
+    resolution.lastUsedTs = opts.now.toISOString();
+    await db.updateTable('oauth_grants').set({ last_used_ts: resolution.lastUsedTs }).where('id', '=', grant.narrowing.id).execute();
+  }
+  return { kind: 'member', member, credential: { type: 'key', id: grant.narrowing.id, grant: grant.narrowing } };
+}
+
+async function lookUpAccessToken(
+  db: Kysely<DatabaseSchema>,
+  hash: string,
+  keys: MemberKeyCache | undefined,
+  generation: number | undefined,
+): Promise<KeyResolution | undefined> {
+  const row = await db
+    .selectFrom('oauth_tokens')
+    .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+    .innerJoin('members', 'members.handle', 'oauth_grants.acting_member')
+    .innerJoin('members as humans', 'humans.handle', 'oauth_grants.human_handle')
+    .leftJoin('members as operators', (join) =>
+      join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
+    )
+    .selectAll('members')
+    .select([
+      'oauth_tokens.token_hash',
+      'oauth_tokens.expires_ts as token_expires_ts',
+      'oauth_tokens.revoked_ts as token_revoked_ts',
+      'oauth_grants.id as grant_id',
+      'oauth_grants.scope as grant_scope',
+      'oauth_grants.spaces as grant_spaces',
+      'oauth_grants.resource as grant_resource',
+      'oauth_grants.revoked_ts as grant_revoked_ts',
+      'oauth_grants.last_used_ts as grant_last_used_ts',
+      'humans.status as human_status',
+      'operators.status as operator_status',
+    ])
+    .where('oauth_tokens.token_hash', '=', hash)
+    .where('oauth_tokens.kind', '=', 'access')
+    .executeTakeFirst();
+  if (!row || row.token_revoked_ts !== null || row.grant_revoked_ts !== null) return undefined;
+  const {
+    token_hash,
+    token_expires_ts,
+    token_revoked_ts: _tokenRevoked,
+    grant_id,
+    grant_scope,
+    grant_spaces,
+    grant_resource,
+    grant_revoked_ts: _grantRevoked,
+    grant_last_used_ts,
+    human_status,
+    operator_status,
+    ...member
+  } = row;
+  const resolution: KeyResolution = {
+    member,
+    operatorStatus: operator_status,
+    keyId: grant_id,
+    keyHash: token_hash,
+    lastUsedTs: grant_last_used_ts,
+    grant: {
+      narrowing: { id: grant_id, scope: grant_scope === 'read' ? 'read' : 'read write', spaces: grant_spaces === null ? null : (JSON.parse(grant_spaces) as string[]) },
+      resource: grant_resource,
+      expiresTs: token_expires_ts,
+      humanStatus: human_status,
+    },
+  };
+  if (generation !== undefined) keys?.put(hash, resolution, generation);
+  return resolution;
 }
 
 /** A live key's resolution from the database (a revoked or unknown key has none); kept when a cache is given. */

@@ -7,18 +7,21 @@ import type { WriteWatcher } from '../storage/write-watch.js';
  * updated or deleted (status, operator, anything a resolution carries); a
  * key updated other than its `last_used_ts` hint, or deleted; an insert that
  * may update either on conflict. A plain insert only adds a key or member
- * that nothing can have kept yet, since unknown keys are never kept.
+ * that nothing can have kept yet, since unknown keys are never kept. OAuth
+ * grants and tokens count alike (migration 0020): a grant updated other than
+ * its `last_used_ts` hint, any token update (revocation, rotation), deletions.
  */
 export function changesKeyResolutions(node: RootOperationNode): boolean {
   switch (node.kind) {
     case 'UpdateQueryNode': {
       const tables = tableNames(node.table);
-      if (tables.has('members')) return true;
-      return tables.has('member_keys') && (node.updates ?? []).some((update) => columnName(update.column) !== 'last_used_ts');
+      if (tables.has('members') || tables.has('oauth_tokens')) return true;
+      const touched = (node.updates ?? []).some((update) => columnName(update.column) !== 'last_used_ts');
+      return (tables.has('member_keys') || tables.has('oauth_grants')) && touched;
     }
     case 'DeleteQueryNode': {
       const tables = tableNames(node.from);
-      return tables.has('members') || tables.has('member_keys');
+      return tables.has('members') || tables.has('member_keys') || tables.has('oauth_grants') || tables.has('oauth_tokens');
     }
     case 'InsertQueryNode': {
       if (!node.onConflict?.updates?.length) return false;

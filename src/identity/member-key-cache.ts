@@ -1,3 +1,4 @@
+import type { GrantNarrowing } from './actor.js';
 import type { MemberTable } from '../members/tables.js';
 import type { MemberStatus } from '../members/tables.js';
 
@@ -8,6 +9,8 @@ export interface KeyResolution {
   keyId: string;
   keyHash: string;
   lastUsedTs: string | null;
+  /** An OAuth access token's: what its grant allows, where it works, until when, and whether the consenting human is suspended. */
+  grant?: { narrowing: GrantNarrowing; resource: string; expiresTs: string; humanStatus: MemberStatus };
 }
 
 /**

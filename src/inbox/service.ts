@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { readFeed, type EventQuery, type EventStore, type FeedAnswer, type FeedRead } from '../events/feed.js';
 import { feedKeys, type EventTail } from '../events/tail.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
@@ -47,6 +47,12 @@ export async function readInbox(store: EventStore, tail: EventTail, actor: Actor
  * caller is admitted to, and Spaces where the caller is Owner/Host.
  */
 async function readableSpaces(db: Kysely<DatabaseSchema>, actor: MemberActor): Promise<(q: EventQuery) => EventQuery> {
+  // An OAuth grant narrowed to some Spaces shows only their entries (docs/oauth.md, "Narrowing").
+  const granted = actor.credential.grant?.spaces;
+  if (granted) {
+    const readable = await readableSpaces(db, { ...actor, credential: { type: actor.credential.type, id: actor.credential.id } });
+    return (q) => readable(granted.length === 0 ? q.where(sql<boolean>`1 = 0`) : q.where('events.space', 'in', granted));
+  }
   if (await isOwnerOrHost(db, actor, { hostWideOnly: true })) return (q) => q;
   const hosted = await hostedSpaces(db, actor);
   const handle = actor.member.handle;

@@ -7,6 +7,7 @@ import type { MemberActor } from '../identity/actor.js';
 import type { ResponseControl, WaitAllowance } from '../operations/operation.js';
 import { AtriumError } from '../shared/errors.js';
 import { envelope } from './envelope.js';
+import { narrowToGrantSpaces } from '../oauth/narrowing.js';
 import type { BoundTool } from './tools.js';
 
 /** `_meta` keys of a tool result: the status REST would have answered, and its detail on errors. */
@@ -36,7 +37,7 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
   try {
     bound.checkUrlText(args);
     // Who may call is settled before the arguments are looked at, as on REST.
-    const actor = actorFor(op, caller.member, ctx);
+    const actor = narrowToGrantSpaces(op, actorFor(op, caller.member, ctx, 'mcp'), args);
     const input = bound.parse(args);
     let status: number = op.success.status;
     const response: ResponseControl = {

@@ -8,9 +8,11 @@ import type { MemberActor } from '../identity/actor.js';
 import { resolveCredential } from '../identity/credentials.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { AtriumError, forbidden } from '../shared/errors.js';
+import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
+import { refuseBeyondGrant } from '../oauth/narrowing.js';
 import type { ToolCaller } from './call.js';
 import { createMcpServer } from './server.js';
-import { buildToolset } from './tools.js';
+import { buildToolset, type Toolset } from './tools.js';
 
 export const MCP_PATH = '/v0/mcp';
 
@@ -75,6 +77,7 @@ export function registerMcpEndpoint(
       const batchRefusal = refuseBatch(request, ctx.config.mcpMaxBatch);
       if (batchRefusal) return reply.code(400).send(jsonRpcError(-32600, batchRefusal));
       const member = callers.get(request)!;
+      refuseToolBeyondScope(request.body, member, toolset, ctx);
       const caller: ToolCaller = {
         member,
         clientAddress: request.ip,
@@ -86,6 +89,20 @@ export function registerMcpEndpoint(
       return reply.send(await serve(request, reply, caller, mcp));
     },
   });
+}
+
+/**
+ * A `read` grant calling a tool that is not read-only is refused at the HTTP
+ * level (403 with `insufficient_scope`), as the MCP authorization rules ask,
+ * so that a client can ask its person for more; the tool call itself would be
+ * refused the same way (src/http/authenticate.ts, actorFor).
+ */
+function refuseToolBeyondScope(body: unknown, member: MemberActor, toolset: Toolset, ctx: AppContext): void {
+  if (member.credential.grant?.scope !== 'read' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return;
+  const bound = toolset.byName.get(message.params.name);
+  if (bound) refuseBeyondGrant(bound.op, member.credential.grant, resourceUrl(ctx.config.baseUrl, 'mcp'));
 }
 
 function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; id: null; error: { code: number; message: string } } {
@@ -194,10 +211,9 @@ interface McpServing {
   modern: McpHttpHandler;
 }
 
-const CHALLENGE = 'Bearer realm="atrium"';
-
 /**
- * The connection's credential: a bearer member key or session token, resolved
+ * The connection's credential: a bearer member key, session token or OAuth
+ * access token issued for this endpoint, resolved
  * by Atrium's own rules (unknown 401, suspended 403). A cookie is no
  * credential here (nothing for a cross-site request to ride on), and the
  * steward key is refused, so no tool can ever exercise steward powers.
@@ -205,10 +221,15 @@ const CHALLENGE = 'Bearer realm="atrium"';
 async function authenticateMcp(request: FastifyRequest, ctx: AppContext): Promise<MemberActor> {
   try {
     if (request.headers.authorization === undefined) {
-      throw new AtriumError(401, 'a credential is required: send "Authorization: Bearer <member key or sign-in session token>" (cookies are not accepted here)');
+      throw new AtriumError(401, 'a credential is required: send "Authorization: Bearer <member key, sign-in session token or OAuth access token>" (cookies are not accepted here)');
     }
     const presented = presentedCredential(request);
-    const resolved = await resolveCredential(ctx.db.kysely, presented, { stewardKey: ctx.config.stewardKey, now: ctx.clock.now(), keys: ctx.memberKeys });
+    const resolved = await resolveCredential(ctx.db.kysely, presented, {
+      stewardKey: ctx.config.stewardKey,
+      now: ctx.clock.now(),
+      keys: ctx.memberKeys,
+      resource: resourceUrl(ctx.config.baseUrl, 'mcp'),
+    });
     if (resolved.kind === 'steward_attempt') {
       if (resolved.matches) throw forbidden('the steward key is not accepted over MCP: use a member key or a sign-in session token');
       throw new AtriumError(401, 'unknown or malformed key');
@@ -217,7 +238,9 @@ async function authenticateMcp(request: FastifyRequest, ctx: AppContext): Promis
     return resolved;
   } catch (err) {
     if (err instanceof AtriumError && err.status === 401) {
-      const challenge = request.headers.authorization === undefined ? CHALLENGE : `${CHALLENGE}, error="invalid_token"`;
+      // Where an OAuth client discovers how to authorize (docs/oauth.md, "Discovery").
+      const resource = resourceUrl(ctx.config.baseUrl, 'mcp');
+      const challenge = request.headers.authorization === undefined ? bearerChallenge(resource) : bearerChallenge(resource, 'invalid_token');
       throw new AtriumError(401, err.detail, { ...err.headers, 'www-authenticate': challenge });
     }
     throw err;

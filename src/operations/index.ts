@@ -23,6 +23,7 @@ import { webhookOperations } from '../webhooks/operations.js';
 import { webhookSchemas } from '../webhooks/schemas.js';
 import { credentialOperations } from '../credentials/operations.js';
 import { credentialSchemas } from '../credentials/schemas.js';
+import { oauthOperations } from '../oauth/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -62,6 +63,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...pinOperations,
     ...webhookOperations,
     ...credentialOperations,
+    ...oauthOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

@@ -17,6 +17,7 @@ export const TAGS = {
   Pins: 'The front page: pins, repository pins and pin proposals.',
   Webhooks: 'Signed wake-ups that say new events exist: signing keys, endpoints, subscriptions and deliveries.',
   Credentials: 'Approved external calls through the credential gateway: connections, approvals, calls and tickets.',
+  OAuth: 'Consent to OAuth clients (the consent page) and the grants a person made.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

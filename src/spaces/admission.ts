@@ -31,6 +31,8 @@ export async function membershipState(
 
 export async function canRead(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<boolean> {
   if (space.join_policy !== 'invite') return true;
+  // Outside its Spaces an OAuth grant reads only what is public (docs/oauth.md, "Narrowing").
+  if (outsideGrant(actor, space.slug)) return false;
   if (actor.kind === 'member' && actor.member.status === 'active') {
     if ((await membershipState(db, space.slug, actor.member.handle)) === 'admitted') return true;
   }
@@ -41,6 +43,12 @@ export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, spac
   if (await canRead(db, actor, space)) return;
   if (actor.kind === 'anonymous') throw unauthenticated(`Space ${space.slug} is invite-only: a credential is required`);
   throw forbidden(`Space ${space.slug} is invite-only: current admission is required`);
+}
+
+/** An OAuth grant narrowed to Spaces that do not include this one. */
+export function outsideGrant(actor: Actor, slug: string): boolean {
+  const spaces = actor.kind === 'member' ? actor.credential.grant?.spaces : undefined;
+  return spaces !== undefined && spaces !== null && !spaces.includes(slug);
 }
 
 /**
@@ -54,6 +62,7 @@ export async function requireAct(
   known?: { state: MembershipState | undefined },
 ): Promise<MemberActor> {
   const member = requireActiveMember(actor);
+  if (outsideGrant(actor, space.slug)) throw forbidden(`this credential's grant does not cover Space ${space.slug}: it may not act there`);
   const state = known ? known.state : await membershipState(db, space.slug, member.member.handle);
   if (state === 'admitted') return member;
   // Removal must mean something in an open Space too: a removed member may not

@@ -15,6 +15,7 @@ import type { WebhooksTables } from '../webhooks/tables.js';
 import type { IdempotencyKeysTables } from '../shared/idempotency-keys.js';
 import type { CredentialsTables } from '../credentials/tables.js';
 import type { InboxTables } from '../inbox/tables.js';
+import type { OAuthTables } from '../oauth/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -33,4 +34,5 @@ export type DatabaseSchema = MembersTables &
   WebhooksTables &
   IdempotencyKeysTables &
   CredentialsTables &
-  InboxTables;
+  InboxTables &
+  OAuthTables;

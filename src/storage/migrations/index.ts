@@ -19,6 +19,7 @@ import * as credentialApprovals from './0016-credential-approvals.js';
 import * as credentialChangeNotices from './0017-credential-change-notices.js';
 import * as credentialChangeCounter from './0018-credential-change-counter.js';
 import * as inboxReads from './0019-inbox-reads.js';
+import * as oauth from './0020-oauth.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0017-credential-change-notices': credentialChangeNotices,
   '0018-credential-change-counter': credentialChangeCounter,
   '0019-inbox-reads': inboxReads,
+  '0020-oauth': oauth,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,163 @@
+import { Type } from '@sinclair/typebox';
+import { UntrustedText } from '../content/untrusted.js';
+import { defineOperation, type AnyOperation } from '../operations/operation.js';
+import type { Tag } from '../operations/tags.js';
+import { idPattern } from '../shared/ids.js';
+import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+import { SpaceSlug } from '../spaces/schemas.js';
+import { approveAuthorizationRequest, denyAuthorizationRequest, viewAuthorizationRequest } from './authorization.js';
+import { listGrants, revokeOwnGrant } from './grants.js';
+
+const TAG: Tag = 'OAuth';
+const SESSION_ONLY = { anonymous: false, schemes: ['session' as const] };
+const CONSENT_IN_BROWSER = 'consent is given by a person in the browser: an agent told to approve would grant itself access';
+const CREDENTIALS_PAGE = 'grants are managed by their human on the credentials page, with a signed-in session';
+
+const Scope = StringEnum(['read', 'read write'] as const, { description: '`read`, or `read write`.' });
+const Spaces = Type.Union([Type.Array(SpaceSlug, { maxItems: 100 }), Type.Null()], { description: 'The Spaces the grant covers; null: every Space.' });
+
+const RequestParams = Type.Object(
+  { id: Type.String({ pattern: idPattern('authz'), description: 'The authorization request id (the consent page URL names it).' }) },
+  { additionalProperties: false },
+);
+
+const AuthorizationRequestSchema = Type.Object(
+  {
+    id: Type.String(),
+    client_id: Type.String({ description: 'The client: a registration id, or the URL of its metadata document.' }),
+    client_name: Type.Union([UntrustedText({ description: 'The name the client gives itself: unverified.' }), Type.Null()]),
+    client_host: Type.Union([Type.String(), Type.Null()], { description: 'The host of a `client_id` URL; null for registered clients.' }),
+    redirect_host: Type.String({ description: 'Where the browser goes after the decision.' }),
+    scope: Scope,
+    resource: Type.String({ description: 'Where the tokens will work: the MCP endpoint or the REST API.' }),
+    expires_ts: Timestamp,
+    acting_choices: Type.Array(
+      Type.Object(
+        { handle: Handle, type: StringEnum(['human', 'agent'] as const), display_name: UntrustedText() },
+        { additionalProperties: false },
+      ),
+      { description: 'Who the client may act as: the caller first, then their own active, confirmed agents.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const RedirectSchema = Type.Object(
+  { redirect_to: Type.String({ description: "Send the browser here: the client's redirect URI with the outcome, `state` and `iss`." }) },
+  { additionalProperties: false },
+);
+
+const GrantSchema = Type.Object(
+  {
+    id: Type.String(),
+    client_id: Type.String(),
+    client_name: UntrustedText({ description: 'The name the client gave itself.' }),
+    acting_member: Handle,
+    scope: Scope,
+    spaces: Spaces,
+    created_ts: Timestamp,
+    last_used_ts: Type.Union([Timestamp, Type.Null()], { description: 'Refreshed at most once a minute' }),
+    revoked_ts: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const getAuthorizationRequest = defineOperation({
+  name: 'get_oauth_authorization_request',
+  method: 'GET',
+  path: '/v0/oauth-authorization-requests/{id}',
+  tag: TAG,
+  summary: 'Read a pending OAuth authorization request',
+  description:
+    'For the consent page: who is asking (the client\'s own, unverified name and its `client_id` host), where the browser returns, ' +
+    'the scope and resource asked for, and whom the client may act as. A signed-in human only; 409 once decided, 410 once expired.',
+  auth: SESSION_ONLY,
+  params: RequestParams,
+  success: { status: 200, description: 'The pending request.', schema: AuthorizationRequestSchema },
+  errors: [401, 403, 404, 409, 410],
+  readOnly: true,
+  notAnMcpTool: CONSENT_IN_BROWSER,
+  handler: async ({ params, actor, ctx }) => viewAuthorizationRequest(ctx.db.kysely, actor, params.id, ctx.clock.now()) as never,
+});
+
+export const approveAuthorizationRequestOperation = defineOperation({
+  name: 'approve_oauth_authorization_request',
+  method: 'POST',
+  path: '/v0/oauth-authorization-requests/{id}/approve',
+  tag: TAG,
+  summary: 'Consent to an OAuth client',
+  description:
+    'Creates the grant: the client will act as `acting_member` (you, or one of your own active, confirmed agents: then with the agent\'s ' +
+    'authority, never yours), with `scope` no wider than asked, in `spaces` (null: every Space). Answers where to send the browser, ' +
+    'with the code the client exchanges for tokens. An agent that is pending or unconfirmed is 403.',
+  auth: SESSION_ONLY,
+  params: RequestParams,
+  body: Type.Object({ acting_member: Handle, scope: Scope, spaces: Spaces }, { additionalProperties: false }),
+  bodyRequired: true,
+  success: { status: 200, description: 'Where to send the browser.', schema: RedirectSchema },
+  errors: [401, 403, 404, 409, 410],
+  notAnMcpTool: CONSENT_IN_BROWSER,
+  handler: async ({ params, body, actor, ctx }) =>
+    ctx.db.transaction((tx) => approveAuthorizationRequest(tx, actor, params.id, body, ctx.config.baseUrl)),
+});
+
+export const denyAuthorizationRequestOperation = defineOperation({
+  name: 'deny_oauth_authorization_request',
+  method: 'POST',
+  path: '/v0/oauth-authorization-requests/{id}/deny',
+  tag: TAG,
+  summary: 'Decline an OAuth client',
+  description: 'Nothing is granted; the browser goes back to the client with `error=access_denied`.',
+  auth: SESSION_ONLY,
+  params: RequestParams,
+  body: Type.Object({}, { additionalProperties: false }),
+  success: { status: 200, description: 'Where to send the browser.', schema: RedirectSchema },
+  errors: [401, 403, 404, 409, 410],
+  notAnMcpTool: CONSENT_IN_BROWSER,
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => denyAuthorizationRequest(tx, actor, params.id, ctx.config.baseUrl)),
+});
+
+export const listGrantsOperation = defineOperation({
+  name: 'list_oauth_grants',
+  method: 'GET',
+  path: '/v0/oauth-grants',
+  tag: TAG,
+  summary: 'List your OAuth grants',
+  description: 'The grants you consented to, newest first, revoked ones included. Needs a signed-in session.',
+  auth: SESSION_ONLY,
+  success: {
+    status: 200,
+    description: 'Your grants (never their tokens).',
+    schema: Type.Object({ grants: Type.Array(GrantSchema) }, { additionalProperties: false }),
+  },
+  errors: [401, 403],
+  readOnly: true,
+  notAnMcpTool: CREDENTIALS_PAGE,
+  handler: async ({ actor, ctx }) => ({ grants: (await listGrants(ctx.db.kysely, actor)) as never }),
+});
+
+export const revokeGrantOperation = defineOperation({
+  name: 'revoke_oauth_grant',
+  method: 'POST',
+  path: '/v0/oauth-grants/{id}/revoke',
+  tag: TAG,
+  summary: 'Revoke an OAuth grant',
+  description: "The grant's tokens stop at once, on every node. Revoking again answers the same record. Needs a signed-in session.",
+  auth: SESSION_ONLY,
+  params: Type.Object({ id: Type.String({ pattern: idPattern('grant'), description: 'The grant id.' }) }, { additionalProperties: false }),
+  body: Type.Object({}, { additionalProperties: false }),
+  success: { status: 200, description: 'The grant, revoked.', schema: GrantSchema },
+  errors: [401, 403, 404],
+  destructive: true,
+  idempotent: true,
+  notAnMcpTool: CREDENTIALS_PAGE,
+  handler: async ({ params, actor, ctx }) => (await ctx.db.transaction((tx) => revokeOwnGrant(tx, actor, params.id))) as never,
+});
+
+export const oauthOperations: AnyOperation[] = [
+  getAuthorizationRequest,
+  approveAuthorizationRequestOperation,
+  denyAuthorizationRequestOperation,
+  listGrantsOperation,
+  revokeGrantOperation,
+];
