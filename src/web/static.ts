@@ -19,6 +19,8 @@ const CLIENT_ROUTES = [
   /^\/$/,
   /^\/(sign-in|credentials|inbox|agents|webhooks)\/?$/,
   /^\/activate\/[^/]+\/?$/,
+  // Where the authorization endpoint sends a person to consent (src/oauth/).
+  /^\/oauth\/consent\/?$/,
   // Everything about one Space lives under its slug; the app says "not found" for what it does not know.
   /^\/spaces(\/[^/]+)*\/?$/,
 ];

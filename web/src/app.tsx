@@ -20,6 +20,7 @@ function onDemand<P extends object, K extends string>(load: () => Promise<Record
 
 const ActivatePage = onDemand(() => import('./pages/activate'), 'ActivatePage');
 const AgentsPage = onDemand(() => import('./pages/agents'), 'AgentsPage');
+const ConsentPage = onDemand(() => import('./pages/consent'), 'ConsentPage');
 const CredentialsPage = onDemand(() => import('./pages/credentials'), 'CredentialsPage');
 const InboxPage = onDemand(() => import('./pages/inbox'), 'InboxPage');
 const WebhookEndpointsPage = onDemand(() => import('./pages/webhooks'), 'WebhookEndpointsPage');
@@ -41,6 +42,7 @@ function Routes() {
       <Route path="/agents" component={AgentsPage} />
       <Route path="/webhooks" component={WebhookEndpointsPage} />
       <Route path="/activate/:code" component={Activation} />
+      <Route path="/oauth/consent" component={Consent} />
       <Route path="/spaces/:slug" nest component={SpaceLayout} />
       <Route component={NotFoundPage} />
       </Switch>
@@ -52,6 +54,12 @@ function Activation() {
   const { code } = useParams<{ code: string }>();
   // Keyed by code: a different activation is a fresh page, not a stale one.
   return <ActivatePage key={code} code={code} />;
+}
+
+function Consent() {
+  const { search } = useLocation();
+  const request = search.get('request');
+  return <ConsentPage key={request ?? ''} requestId={request} />;
 }
 
 export function App() {

@@ -12,6 +12,7 @@ import { cell, printJson, printRecord, printTable, say, time, type Cell } from '
 import { registerTasks } from './tasks.js';
 import { registerResources } from './resources.js';
 import { registerPins } from './pins.js';
+import { registerOAuthGrants } from './oauth-grants.js';
 import { registerMcpConfig } from './mcp.js';
 import { registerWebhookCommands } from './webhooks.js';
 import { registerExternalCallCommands } from './external-calls.js';
@@ -139,6 +140,7 @@ export function registerClientCommands(program: Command): void {
   registerHumans(program);
   registerRoles(program);
   registerCredentials(program);
+  registerOAuthGrants(program);
   registerTasks(program);
   registerMessageCommands(program);
   registerResources(program);

@@ -7,6 +7,7 @@ type ApiCredential = operations['list_credentials']['responses'][200]['content']
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
 import { navigate, signInPath } from '../router';
 import { useSession } from '../session';
+import { OAuthGrants } from './oauth-grants';
 
 // The keys client activations minted for the signed-in human (protocol: API credentials:
 // `GET /v0/credentials`, `POST /v0/credentials/{id}/revoke`, session only).
@@ -150,6 +151,7 @@ export function CredentialsPage() {
           onSessionLost={lost}
         />
       ) : null}
+      <OAuthGrants />
     </section>
   );
 }
