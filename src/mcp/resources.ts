@@ -5,6 +5,7 @@ import { entryPath, isRepositoryEntry } from '../pins/paths.js';
 import type { ResourceRecord } from '../resources/records.js';
 import { listResources as listResourcesOperation } from '../resources/operations.js';
 import { listResources } from '../resources/service.js';
+import { narrowToGrantSpaces } from '../oauth/narrowing.js';
 import { AtriumError } from '../shared/errors.js';
 import { listSpaces } from '../spaces/service.js';
 import { callTool, DETAIL_META, STATUS_META, type ToolCaller } from './call.js';
@@ -144,7 +145,7 @@ function decodeCursor(raw: string): Cursor {
 export async function listResourcePage(rawCursor: string | undefined, caller: ToolCaller, ctx: AppContext): Promise<ListResourcesResult> {
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
   const db = ctx.db.kysely;
-  const actor = actorFor(listResourcesOperation, caller.member, ctx);
+  const actor = actorFor(listResourcesOperation, caller.member, ctx, 'mcp');
   const spaces = (await listSpaces(db, actor)).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   const resources: Resource[] = [];
   for (const space of spaces) {
@@ -154,7 +155,8 @@ export async function listResourcePage(rawCursor: string | undefined, caller: To
     let page: ResourceRecord[];
     try {
       // One more than fits tells whether the Space goes on after this page.
-      page = await listResources(db, actor, space.slug, { ...(typeof after === 'string' ? { before: after } : {}), limit: RESOURCE_PAGE_SIZE - resources.length + 1 });
+      // A grant narrowed to other Spaces lists there only what is public, as its reads do.
+      page = await listResources(db, narrowToGrantSpaces(listResourcesOperation, actor, { slug: space.slug }), space.slug, { ...(typeof after === 'string' ? { before: after } : {}), limit: RESOURCE_PAGE_SIZE - resources.length + 1 });
     } catch (err) {
       if (err instanceof AtriumError && err.status < 500) continue;
       throw err;
