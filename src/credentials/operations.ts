@@ -13,13 +13,13 @@ const WHO = 'An active member credential (401 otherwise) whose member is admitte
 
 const REFUSALS =
   'Refusals carry `{detail}` starting with their code: 404 `connection_not_found` (unknown, another Space’s, or not the caller’s to use); ' +
-  '422 `invalid_request` (a header named twice, a purpose of more than one line or with a control or format character, a body that is not base64), ' +
+  '422 `invalid_request` (a header named twice, a bad `purpose`, a body that is not base64), ' +
   '`url_invalid`, `task_required`; ' +
   '403 `header_denied`, `task_not_claimed` (a `task_id` the caller holds no claim on), `approval_required`, `approval_invalid` ' +
-  '(unknown, expired, or not binding exactly this member, connection, task, run, purpose, method, URL, header set and body); ' +
+  '(unknown, expired, or not binding exactly this member and request); ' +
   '409 `approval_consumed`, `run_id_reused` (a run id gets one ticket per member; refusals do not use it up). ' +
-  "The service's refusals never reach the gateway. The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with " +
-  'their code and status; 503 `gateway_unavailable` when it cannot be reached. Fields other than these are 422.';
+  "The gateway's own refusals (`destination_denied`, `header_denied`, …) come back with " +
+  'their code and status; 503 `gateway_unavailable` when it cannot be reached.';
 
 const CALL_BODY =
   '`connection_id`; `run_id` (generated when absent); `purpose` (one line, 1-200 characters, no control or format characters, recorded in the gateway ledger); ' +
