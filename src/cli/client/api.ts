@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyOperation } from '../../operations/operation.js';
-import { allOperations } from '../../operations/index.js';
 import { readCredentials, readSession } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
 
@@ -56,16 +55,20 @@ export function normaliseHost(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-let operations: Map<string, AnyOperation> | undefined;
+let operations: Promise<Map<string, AnyOperation>> | undefined;
 
-/** Every declared API operation by name: the CLI never writes a path twice. */
-export function operationsByName(): Map<string, AnyOperation> {
-  operations ??= new Map(allOperations(() => ({})).map((op) => [op.name, op]));
+/**
+ * Every declared API operation by name: the CLI never writes a path twice.
+ * Loaded on first use, since the declarations bring their schemas and
+ * services with them: `--help` and the commands that call no API start without.
+ */
+export function operationsByName(): Promise<Map<string, AnyOperation>> {
+  operations ??= import('../../operations/index.js').then(({ allOperations }) => new Map(allOperations(() => ({})).map((op) => [op.name, op])));
   return operations;
 }
 
-export function findOperation(name: string): AnyOperation {
-  const op = operationsByName().get(name);
+export async function findOperation(name: string): Promise<AnyOperation> {
+  const op = (await operationsByName()).get(name);
   if (!op) throw new Error(`no API operation named ${name}`);
   return op;
 }
@@ -108,7 +111,7 @@ export function buildUrl(host: string, op: AnyOperation, input: CallInput): stri
 // Response bodies are printed or picked apart by the commands that know the operation.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function callOperation<T = any>(target: Target, name: string, input: CallInput = {}): Promise<CallResult<T>> {
-  const op = findOperation(name);
+  const op = await findOperation(name);
   const token = credentialFor(op, target);
   if (!op.auth.anonymous && !token) {
     throw new ClientError(`not logged in to ${target.host}: run "atrium login" or set ATRIUM_TOKEN`);
