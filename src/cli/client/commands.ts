@@ -453,7 +453,7 @@ function registerApi(program: Command): void {
     .option('--query <name=value>', 'a query parameter (repeatable)', collect, [] as string[])
     .option('--body <json>', 'the JSON request body; @file reads a file, @- reads stdin')
     .action(async (name: string | undefined, opts: CommonOptions & { param: string[]; query: string[]; body?: string }) => {
-      const ops = await operationsByName();
+      const ops = operationsByName();
       if (name === undefined) {
         const rows: Cell[][] = [...ops.values()].map((op) => [op.name, op.method, op.path, describeAuth(op.auth)]);
         return printTable(['OPERATION', 'METHOD', 'PATH', 'CREDENTIAL'], rows, 'No operations.');
