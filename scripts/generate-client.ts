@@ -5,16 +5,23 @@
  * file is committed so clients (the web app, scripts, `openapi-fetch` users)
  * get types without running a server; test/contract-clients.test.ts fails
  * while it is stale. Run: `npm run generate:client`.
+ *
+ * Also writes `src/cli/client/routes.ts`, what the CLI needs of each operation
+ * to call it (method, path, credentials, idempotency key), taken from the
+ * operation declarations: loading the declarations themselves would bring
+ * every schema and service into each `atrium` command's start.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../src/app.js';
+import { allOperations } from '../src/operations/index.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 
 export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../src/client/openapi.ts', import.meta.url));
+export const CLI_ROUTES_PATH = fileURLToPath(new URL('../src/cli/client/routes.ts', import.meta.url));
 
 const HEADER =
   '// Generated from the Atrium OpenAPI contract by `npm run generate:client` (openapi-typescript).\n' +
@@ -38,7 +45,34 @@ export async function clientTypes(contract: unknown): Promise<string> {
   return HEADER + astToString(await openapiTS(contract as Parameters<typeof openapiTS>[0]));
 }
 
+/** The committed route table's text, from the operation declarations. */
+export function cliRoutes(): string {
+  const rows = allOperations(() => ({})).map((op) => {
+    const route = {
+      name: op.name,
+      method: op.method,
+      path: op.path,
+      auth: { anonymous: op.auth.anonymous, schemes: op.auth.schemes },
+      ...(op.idempotencyKey ? { idempotencyKey: true } : {}),
+    };
+    return `  ${JSON.stringify(route)},\n`;
+  });
+  return (
+    '// Generated from the operation declarations by `npm run generate:client`.\n' +
+    '// Do not edit: change the operation declarations and generate again.\n' +
+    "import type { AnyOperation } from '../../operations/operation.js';\n" +
+    '\n' +
+    '/** What the CLI needs of an operation to call it. */\n' +
+    "export type Route = Pick<AnyOperation, 'name' | 'method' | 'path' | 'auth' | 'idempotencyKey'>;\n" +
+    '\n' +
+    '/** Every API operation, in contract order. */\n' +
+    `export const ROUTES: Route[] = [\n${rows.join('')}];\n`
+  );
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   writeFileSync(CLIENT_TYPES_PATH, await clientTypes(await servedContract()));
   console.log(`wrote ${CLIENT_TYPES_PATH}`);
+  writeFileSync(CLI_ROUTES_PATH, cliRoutes());
+  console.log(`wrote ${CLI_ROUTES_PATH}`);
 }

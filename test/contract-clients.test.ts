@@ -8,7 +8,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import { CLIENT_TYPES_PATH, clientTypes } from '../scripts/generate-client.js';
+import { CLI_ROUTES_PATH, CLIENT_TYPES_PATH, cliRoutes, clientTypes } from '../scripts/generate-client.js';
 import { proposeApproveAndRead } from './fixtures/typed-client/flow.js';
 import { startServer, type TestServer } from './support/server.js';
 
@@ -43,6 +43,10 @@ describe('the contract, as generated clients and linters read it', () => {
   it('keeps the committed client types equal to what openapi-typescript generates from the served contract', async () => {
     const fresh = await clientTypes(JSON.parse(source));
     assert.ok(readFileSync(CLIENT_TYPES_PATH, 'utf8') === fresh, 'src/client/openapi.ts is stale: run `npm run generate:client`');
+  });
+
+  it("keeps the CLI's committed route table equal to the operation declarations", () => {
+    assert.ok(readFileSync(CLI_ROUTES_PATH, 'utf8') === cliRoutes(), 'src/cli/client/routes.ts is stale: run `npm run generate:client`');
   });
 
   it('type-checks a flow written against those types, where narrowing on `type` types each event payload', async () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ensureWebBuild, launchBrowser, mailTo, outbox, Pages, type Mail } from './support/browser.js';
+import { isCliBuildSetting } from './support/cli.js';
 import { startServer, type TestServer } from './support/server.js';
 
 // The whole `atrium login` story, end to end, with every part real: the CLI
@@ -49,10 +50,10 @@ describe('web app with atrium login (sqlite)', () => {
     rmSync(configDir, { recursive: true, force: true });
   });
 
-  /** Runs the CLI against the test server only: its own config dir, no browser, no inherited ATRIUM_* settings. */
+  /** Runs the CLI against the test server only: its own config dir, no browser, no inherited ATRIUM_* settings but the build under test. */
   function atrium(...args: string[]): Run {
     const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ATRIUM_')) env[name] = value;
+    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('ATRIUM_') || isCliBuildSetting(name)) env[name] = value;
     Object.assign(env, { ATRIUM_CONFIG_DIR: configDir, ATRIUM_NO_BROWSER: '1', NO_COLOR: '1' });
     // cwd is the config dir, so no developer's .env is picked up either.
     const child = spawn(process.execPath, [ATRIUM, ...args], { cwd: configDir, env });

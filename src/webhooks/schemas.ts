@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { idPattern } from '../shared/ids.js';
 import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
 import { SpaceSlugParam, spaceParams } from '../spaces/schemas.js';
+import { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS, MIN_DEBOUNCE_MS } from './debounce.js';
 import { WebhookFilterSchema } from './filter.js';
 
 export const WebhookSigningKeySchema = Type.Object(
@@ -58,9 +59,7 @@ export const EndpointParams = Type.Object({ id: Type.String({ pattern: ENDPOINT_
 const SUBSCRIPTION_ID = idPattern('whsub');
 const DELIVERY_ID = idPattern('whd');
 
-export const MIN_DEBOUNCE_MS = 0;
-export const MAX_DEBOUNCE_MS = 60_000;
-export const DEFAULT_DEBOUNCE_MS = 1000;
+export { DEFAULT_DEBOUNCE_MS, MAX_DEBOUNCE_MS, MIN_DEBOUNCE_MS };
 
 const Cursor = (description: string) => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const DebounceMs = Type.Integer({

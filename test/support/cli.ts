@@ -6,6 +6,15 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/atrium.js', import.meta.url));
 
+/**
+ * The settings that choose which code a child `atrium` runs (scripts/run-tests.mjs
+ * sets them, see bin/atrium.js): children inherit these, so they run the sources
+ * under test, and no other ATRIUM_* setting.
+ */
+export function isCliBuildSetting(name: string): boolean {
+  return name === 'ATRIUM_CLI_BUILD' || name === 'ATRIUM_CLI_SOURCES';
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -90,10 +99,9 @@ export class CliRunner {
 
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {};
-    // The developer's own ATRIUM_* settings (or a CI flag) must not leak into the
-    // child; ATRIUM_CLI_SOURCES does, so the child runs the sources under test.
+    // The developer's own ATRIUM_* settings (or a CI flag) must not leak into the child.
     for (const [k, v] of Object.entries(process.env)) {
-      if ((!k.startsWith('ATRIUM_') || k === 'ATRIUM_CLI_SOURCES') && k !== 'CI') env[k] = v;
+      if ((!k.startsWith('ATRIUM_') || isCliBuildSetting(k)) && k !== 'CI') env[k] = v;
     }
     return { ...env, ATRIUM_CONFIG_DIR: this.configDir, ATRIUM_NO_BROWSER: '1', ATRIUM_URL: this.host, ...extra };
   }

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { loadGatewayConfig } from '../../src/gateway/config.js';
 import { createGateway, createGatewayLogger, type Gateway } from '../../src/gateway/gateway.js';
 import type { CallResult, LedgerPage, LedgerRecord, TicketIssued, TicketIssueRequest } from '../../src/shared/gateway-wire.js';
-import { CliProcess } from './cli.js';
+import { CliProcess, isCliBuildSetting } from './cli.js';
 
 /**
  * Test helpers for the credential gateway: a real upstream on loopback that
@@ -271,7 +271,7 @@ export async function startGateway(opts: GatewayOptions): Promise<TestGateway> {
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if ((!k.startsWith('ATRIUM_') || k === 'ATRIUM_CLI_SOURCES') && k !== 'CI') env[k] = v;
+    if ((!k.startsWith('ATRIUM_') || isCliBuildSetting(k)) && k !== 'CI') env[k] = v;
   }
   return { ...env, ...extra };
 }

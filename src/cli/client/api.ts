@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AnyOperation } from '../../operations/operation.js';
-import { allOperations } from '../../operations/index.js';
 import { readCredentials, readSession } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
+import { ROUTES, type Route } from './routes.js';
 
 /** Where `atrium serve` listens by default (docs/configuration.md). */
 export const DEFAULT_HOST = 'http://localhost:8080';
@@ -56,15 +55,20 @@ export function normaliseHost(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-let operations: Map<string, AnyOperation> | undefined;
+let operations: Map<string, Route> | undefined;
 
-/** Every declared API operation by name: the CLI never writes a path twice. */
-export function operationsByName(): Map<string, AnyOperation> {
-  operations ??= new Map(allOperations(() => ({})).map((op) => [op.name, op]));
+/**
+ * Every API operation by name, as the CLI calls it: the CLI never writes a
+ * path twice. The table is generated from the operation declarations
+ * (`npm run generate:client`); the declarations themselves bring every schema
+ * and service with them, which no command needs to make a request.
+ */
+export function operationsByName(): Map<string, Route> {
+  operations ??= new Map(ROUTES.map((op) => [op.name, op]));
   return operations;
 }
 
-export function findOperation(name: string): AnyOperation {
+export function findOperation(name: string): Route {
   const op = operationsByName().get(name);
   if (!op) throw new Error(`no API operation named ${name}`);
   return op;
@@ -85,11 +89,11 @@ export interface CallResult<T> {
 }
 
 /** The names of an operation's path parameters, in order. */
-export function pathParameters(op: AnyOperation): string[] {
+export function pathParameters(op: Route): string[] {
   return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
-export function buildUrl(host: string, op: AnyOperation, input: CallInput): string {
+export function buildUrl(host: string, op: Route, input: CallInput): string {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = input.params?.[name];
     if (value === undefined) throw usageError(`${op.name} needs the path parameter ${name}`);
@@ -165,7 +169,7 @@ export async function callOperation<T = any>(target: Target, name: string, input
  * from `atrium sign-in` is at hand: review policy, role assignments and
  * credential management take a sign-in, everything else the everyday key.
  */
-function credentialFor(op: AnyOperation, target: Target): string | undefined {
+function credentialFor(op: Route, target: Target): string | undefined {
   const keysRefused = !op.auth.schemes.includes('member_key') && op.auth.schemes.includes('session');
   if (target.session && (keysRefused || !target.token)) return target.session;
   return target.token;

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { components } from '../../client/openapi.js';
-import { MAX_DEBOUNCE_MS } from '../../webhooks/schemas.js';
+import { MAX_DEBOUNCE_MS } from '../../webhooks/debounce.js';
 import { client, oneLine } from './command-kit.js';
 import { callOperation, resolveTarget } from './api.js';
 import { ApiError, ClientError, usageError } from './errors.js';
