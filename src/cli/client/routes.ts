@@ -110,4 +110,9 @@ export const ROUTES: Route[] = [
   {"name":"issue_credential_ticket","method":"POST","path":"/v0/spaces/{space}/credential-tickets","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"create_credential_approval","method":"POST","path":"/v0/spaces/{space}/credential-approvals","auth":{"anonymous":false,"schemes":["member_key","session","steward_key"]}},
   {"name":"list_credential_approvals","method":"GET","path":"/v0/spaces/{space}/credential-approvals","auth":{"anonymous":false,"schemes":["member_key","session","steward_key"]}},
+  {"name":"get_oauth_authorization_request","method":"GET","path":"/v0/oauth-authorization-requests/{id}","auth":{"anonymous":false,"schemes":["session"]}},
+  {"name":"approve_oauth_authorization_request","method":"POST","path":"/v0/oauth-authorization-requests/{id}/approve","auth":{"anonymous":false,"schemes":["session"]}},
+  {"name":"deny_oauth_authorization_request","method":"POST","path":"/v0/oauth-authorization-requests/{id}/deny","auth":{"anonymous":false,"schemes":["session"]}},
+  {"name":"list_oauth_grants","method":"GET","path":"/v0/oauth-grants","auth":{"anonymous":false,"schemes":["session"]}},
+  {"name":"revoke_oauth_grant","method":"POST","path":"/v0/oauth-grants/{id}/revoke","auth":{"anonymous":false,"schemes":["session"]}},
 ];
