@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliRunner } from './support/cli.js';
 import { outbox } from './support/mail.js';
+import { grantTokens } from './support/oauth.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { TestClock } from './support/clock.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
@@ -277,6 +278,30 @@ for (const backend of backends()) {
       const refused = await cli.run(['roles', 'list'], { ATRIUM_TOKEN: key });
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /needs a signed-in session.*atrium sign-in/);
+    });
+
+    it('lists the programs allowed by OAuth and revokes one, with a session', async () => {
+      const tokens = await grantTokens(server, bob.session, { acting_member: 'bob', scope: 'read', resource: 'rest' });
+      assert.equal((await server.request('GET', '/v0/me', { token: tokens.access_token })).status, 200);
+      const listed = await cli.run(['oauth-grants', 'list'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(listed.code, 0, listed.stderr);
+      const [header, row] = listed.stdout.trimEnd().split('\n');
+      assert.match(header!, /^ID\s+PROGRAM\s+ACTS AS\s+ACCESS\s+SPACES\s+LAST USED\s+REVOKED$/);
+      assert.match(row!, /^grant_\S+\s+Test client\s+bob\s+read\s+all\s/);
+      const id = row!.split(/\s+/)[0]!;
+
+      const revoked = await cli.run(['oauth-grants', 'revoke', id], { ATRIUM_TOKEN: bob.session });
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.equal(revoked.stdout, `Revoked ${id}: "Test client" no longer acts as bob.\n`);
+      assert.equal((await server.request('GET', '/v0/me', { token: tokens.access_token })).status, 401);
+      const json = await cli.run(['oauth-grants', 'list', '--json'], { ATRIUM_TOKEN: bob.session });
+      const grants = (JSON.parse(json.stdout) as { grants: Array<{ id: string; revoked_ts: string | null }> }).grants;
+      assert.notEqual(grants.find((g) => g.id === id)?.revoked_ts, null);
+
+      // A member key cannot list grants: the CLI says which command gets a session.
+      const refused = await cli.run(['oauth-grants', 'list'], { ATRIUM_TOKEN: await seedMemberKey(server, 'bob') });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /atrium sign-in/);
     });
 
     it('gives up with a clear message when the activation expires', async () => {
