@@ -25,8 +25,8 @@
 // removes the directory when it ends, so no child runs a stale build. On a
 // shared two-core machine this cut the CLI test files, on SQLite two at a
 // time, from 1,526 s to 596 s.
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -84,6 +84,24 @@ async function compileCli() {
 // 136, webhooks-subscriptions-cli 133, messages-cli 115, tasks-cli 100,
 // pins-cli 78, webhooks-cli 68, credentials-cli 65, resources-cli 62; the
 // others come after them in name order.
+/**
+ * A certificate for `localhost`, made fresh for this run and trusted by every
+ * test process (NODE_EXTRA_CA_CERTS is read when Node starts, so it must be
+ * set here). OAuth clients identify themselves by an `https` URL, and the
+ * official SDK accepts no other: the tests serve such documents on loopback
+ * over real TLS, verified as any host would verify them.
+ */
+function testCertificate(dir) {
+  const tls = join(dir, 'tls');
+  mkdirSync(tls);
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
+    '-keyout', join(tls, 'key.pem'), '-out', join(tls, 'cert.pem'),
+  ], { stdio: 'ignore' });
+  return tls;
+}
+
 const SLOWEST_FIRST = [
   'cli',
   'webhooks-listen',
@@ -109,9 +127,10 @@ const concurrency = process.env.ATRIUM_TEST_CONCURRENCY ?? '3';
 const fileTimeout = process.env.ATRIUM_TEST_FILE_TIMEOUT_MS ?? String(15 * 60_000);
 const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeout}`, '--test-force-exit', '--test-reporter=spec'];
 const buildDir = await compileCli();
+const tls = testCertificate(buildDir);
 const child = spawn(process.execPath, [...args, ...files], {
   stdio: 'inherit',
-  env: { ...process.env, ATRIUM_CLI_BUILD: join(buildDir, 'dist') },
+  env: { ...process.env, ATRIUM_CLI_BUILD: join(buildDir, 'dist'), ATRIUM_TEST_TLS_DIR: tls, NODE_EXTRA_CA_CERTS: join(tls, 'cert.pem') },
 });
 // Ctrl-C reaches the test runner too (same process group); this process
 // outlives it to remove the build.

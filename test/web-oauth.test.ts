@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser, Page } from 'playwright-core';
 import { Balancer, userAgent } from './support/balancer.js';
+import { DocumentServer } from './support/oauth.js';
 import { ensureWebBuild, launchBrowser, mailTo, outbox, Pages, type Mail } from './support/browser.js';
 import { TestClock } from './support/clock.js';
 import { seedAgent } from './support/seed.js';
@@ -26,7 +27,11 @@ class MemoryProvider implements OAuthClientProvider {
   saved: OAuthTokens | undefined;
   verifier = '';
   authorizationUrl: URL | undefined;
-  constructor(private readonly callback: string) {}
+  constructor(
+    private readonly callback: string,
+    /** Where the client publishes its Client ID Metadata Document, if it has one: then it never registers. */
+    readonly clientMetadataUrl?: string,
+  ) {}
   get redirectUrl(): string {
     return this.callback;
   }
@@ -87,6 +92,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
   let pages: Pages;
   let mails: () => Promise<Mail[]>;
   let callback: Awaited<ReturnType<typeof callbackServer>>;
+  let documents: DocumentServer;
   // The real time, moved on by hand only to let an access token expire.
   const clock = new TestClock(Date.now());
   let mcpUrl: URL;
@@ -97,7 +103,8 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     const ports: { browser?: number; client?: number } = {};
     // Chromium's requests go to one node, everything else (the SDK) to the other.
     balancer = await Balancer.start((head) => (/Chrome/.test(userAgent(head)) ? ports.browser! : ports.client!));
-    const shared = { ATRIUM_BASE_URL: balancer.url };
+    // Loopback is let through egress for the client's own metadata document, as a private deployment would allow it.
+    const shared = { ATRIUM_BASE_URL: balancer.url, ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8,::1/128' };
     browserNode = await startServer('postgres', { clock, env: shared });
     clientNode = await startServer('postgres', { clock, env: shared, shareWith: browserNode });
     ports.browser = Number(new URL(browserNode.url).port);
@@ -107,6 +114,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     pages = new Pages(browser, { url: balancer.url });
     mails = outbox(browserNode);
     callback = await callbackServer();
+    documents = await DocumentServer.start({ https: true });
 
     const ida = await browserNode.human('ida');
     idaSession = ida.session;
@@ -119,6 +127,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
   after(async () => {
     await browser?.close();
     await callback?.stop();
+    await documents?.stop();
     await balancer?.stop();
     await clientNode?.stop();
     await browserNode?.stop();
@@ -252,5 +261,36 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     assert.equal(query.get('error'), 'access_denied');
     assert.equal(query.get('code'), null);
     assert.equal(query.get('state'), authorizationUrl.searchParams.get('state'));
+  });
+
+  it('identifies itself by a Client ID Metadata Document over https on loopback, then lists every tool and calls one', { timeout: 120_000 }, async () => {
+    const documentUrl = `${documents.url}/desk-agent.json`;
+    documents.json('/desk-agent.json', {
+      client_id: documentUrl,
+      client_name: 'Published desk agent',
+      redirect_uris: [callback.url],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    const provider = new MemoryProvider(callback.url, documentUrl);
+    const authorizationUrl = await connectUntilConsent(provider);
+    assert.equal(authorizationUrl.searchParams.get('client_id'), documentUrl, 'the document URL is the client id: no registration');
+
+    const page = await pages.open();
+    await page.goto(authorizationUrl.href);
+    await signIn(page);
+    assert.equal(await page.locator('q.client-name').first().textContent(), 'Published desk agent');
+    assert.match((await page.locator('.facts').textContent()) ?? '', new RegExp(`Identified by${new URL(documentUrl).host}`));
+    const back = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const client = await finish(provider, (await back).get('code')!);
+
+    const { tools } = await client.listTools();
+    assert.ok(tools.length > 80, `${tools.length} tools`);
+    assert.ok(tools.some((t) => t.name === 'post_message' && t.annotations?.readOnlyHint === false));
+    const me = await client.callTool({ name: 'get_me', arguments: {} });
+    assert.match(textOf(me), /"handle":\s*"ida"/);
+    await client.close();
   });
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TestServer } from './server.js';
 
@@ -117,22 +120,39 @@ export async function grantTokens(
 /** A loopback HTTP server that answers each path as the test says: Client ID Metadata Documents and their faults. */
 export class DocumentServer {
   private readonly answers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly origin: string,
+  ) {}
 
-  static async start(): Promise<DocumentServer> {
+  /**
+   * Plain HTTP on 127.0.0.1; or, with `https`, real TLS at `https://localhost`
+   * under the certificate scripts/run-tests.mjs makes for each run and has
+   * every test process trust (what the MCP SDK insists a document URL be).
+   */
+  static async start(opts: { https?: boolean } = {}): Promise<DocumentServer> {
     const holder: { self?: DocumentServer } = {};
-    const server = createServer((req, res) => {
-      const answer = holder.self!.answers.get(req.url ?? '');
-      if (answer) answer(req, res);
+    const answer = (req: IncomingMessage, res: ServerResponse) => {
+      const found = holder.self!.answers.get(req.url ?? '');
+      if (found) found(req, res);
       else res.writeHead(404).end();
-    });
-    holder.self = new DocumentServer(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    };
+    let server: Server;
+    if (opts.https) {
+      const dir = process.env.ATRIUM_TEST_TLS_DIR;
+      if (!dir) throw new Error('ATRIUM_TEST_TLS_DIR is unset: run the tests with scripts/run-tests.mjs, which makes and trusts a certificate for localhost');
+      server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, answer);
+    } else {
+      server = createServer(answer);
+    }
+    holder.self = new DocumentServer(server, opts.https ? 'https://localhost' : 'http://127.0.0.1');
+    // `localhost` binds the address the name resolves to first, which is where a client connects.
+    await new Promise<void>((resolve) => server.listen(0, opts.https ? 'localhost' : '127.0.0.1', resolve));
     return holder.self;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `${this.origin}:${(this.server.address() as AddressInfo).port}`;
   }
 
   /** Serves a JSON document at `path`. */
