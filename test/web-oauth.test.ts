@@ -72,7 +72,15 @@ async function callbackServer(): Promise<{ url: string; next: () => Promise<URLS
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-    next: () => new Promise((resolve) => waiting.push(resolve)),
+    // Bounded, so a browser that never comes back fails the test here rather than hanging the file.
+    next: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the browser did not come back to the redirect URI within 60 s')), 60_000);
+        waiting.push((query) => {
+          clearTimeout(timer);
+          resolve(query);
+        });
+      }),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -122,8 +130,8 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     assert.equal((await browserNode.request('POST', '/v0/spaces/studio/join', { token: ida.session })).status, 200);
     const scribe = await seedAgent(browserNode, 'scribe', 'ida', 'active');
     assert.equal((await browserNode.request('POST', '/v0/spaces/studio/join', { token: scribe.key })).status, 200);
-  });
-  afterEach(() => pages.finish());
+  }, { timeout: 180_000 });
+  afterEach(() => pages.finish(), { timeout: 60_000 });
   after(async () => {
     await browser?.close();
     await callback?.stop();
@@ -131,7 +139,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     await balancer?.stop();
     await clientNode?.stop();
     await browserNode?.stop();
-  });
+  }, { timeout: 120_000 });
 
   /** Signs ida in on the sign-in page the consent page sent her to, and waits to be back. */
   async function signIn(page: Page): Promise<void> {
