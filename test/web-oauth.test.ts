@@ -72,15 +72,7 @@ async function callbackServer(): Promise<{ url: string; next: () => Promise<URLS
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-    // Bounded, so a browser that never comes back fails the test here rather than hanging the file.
-    next: () =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the browser did not come back to the redirect URI within 60 s')), 60_000);
-        waiting.push((query) => {
-          clearTimeout(timer);
-          resolve(query);
-        });
-      }),
+    next: () => new Promise((resolve) => waiting.push(resolve)),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -154,6 +146,17 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     await page.waitForURL((u) => u.pathname === '/oauth/consent');
   }
 
+  /**
+   * What the browser brought back, once the page has arrived there: closing a
+   * context while its page is still navigating could leave Chromium's close
+   * pending for ever (the stall that once held this file to its limit).
+   */
+  async function returned(page: Page, back: Promise<URLSearchParams>): Promise<URLSearchParams> {
+    const query = await back;
+    await page.waitForURL((u) => u.href.startsWith(callback.url));
+    return query;
+  }
+
   /** Connects until the SDK asks for the browser; answers the URL it would open. */
   async function connectUntilConsent(provider: MemoryProvider): Promise<URL> {
     const client = new Client({ name: 'desk-agent', version: '1.0.0' });
@@ -187,7 +190,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     assert.ok(await page.getByLabel('Yourself, @ida').isChecked(), 'the person is the first choice');
     const back = callback.next();
     await page.getByRole('button', { name: 'Allow' }).click();
-    const query = await back;
+    const query = await returned(page, back);
     assert.equal(query.get('iss'), balancer.url);
     const client = await finish(provider, query.get('code')!);
 
@@ -237,7 +240,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     await page.getByLabel(/studio/).check();
     const back = callback.next();
     await page.getByRole('button', { name: 'Allow' }).click();
-    const client = await finish(provider, (await back).get('code')!);
+    const client = await finish(provider, (await returned(page, back)).get('code')!);
 
     const me = await client.callTool({ name: 'get_me', arguments: {} });
     assert.match(textOf(me), /"handle":\s*"scribe"/, 'the agent, never the person');
@@ -265,7 +268,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     await signIn(page);
     const back = callback.next();
     await page.getByRole('button', { name: 'Deny' }).click();
-    const query = await back;
+    const query = await returned(page, back);
     assert.equal(query.get('error'), 'access_denied');
     assert.equal(query.get('code'), null);
     assert.equal(query.get('state'), authorizationUrl.searchParams.get('state'));
@@ -292,7 +295,7 @@ describe('an MCP client connects by URL alone, with consent in the browser (post
     assert.match((await page.locator('.facts').textContent()) ?? '', new RegExp(`Identified by${new URL(documentUrl).host}`));
     const back = callback.next();
     await page.getByRole('button', { name: 'Allow' }).click();
-    const client = await finish(provider, (await back).get('code')!);
+    const client = await finish(provider, (await returned(page, back)).get('code')!);
 
     const { tools } = await client.listTools();
     assert.ok(tools.length > 80, `${tools.length} tools`);

@@ -42,3 +42,17 @@ export function Loading({ what }: { what: string }) {
     </p>
   );
 }
+
+/**
+ * A one-column page that is a single step of a flow (approving a client,
+ * consenting to one): its title, as heading and tab title, over its content.
+ */
+export function Screen({ title, children }: { title: string; children: ReactNode }) {
+  useTitle(title);
+  return (
+    <section className="narrow">
+      <PageHeading>{title}</PageHeading>
+      {children}
+    </section>
+  );
+}

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { attempt, client, type Schemas } from '../client';
 
 type Activation = Schemas['ClientActivation'];
 import { formatDateTime, requestedAt } from '../format';
-import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
+import { ErrorMessage, Loading, Screen } from '../page';
 import { Link, navigate, signInPath } from '../router';
 import { useSession } from '../session';
 
@@ -203,15 +203,6 @@ export function ActivatePage({ code }: { code: string }) {
   );
 }
 
-function Screen({ title, children }: { title: string; children: ReactNode }) {
-  useTitle(title);
-  return (
-    <section className="narrow">
-      <PageHeading>{title}</PageHeading>
-      {children}
-    </section>
-  );
-}
 
 /** The name is whatever the client claimed: show it as a quotation, never as our own words. */
 function ClientName({ name }: { name: string }) {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../client';
 import { formatDateTime } from '../format';
-import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
+import { ErrorMessage, Loading, Screen } from '../page';
 import { navigate, signInPath } from '../router';
 import { useSession } from '../session';
 import '../space/spaces.css';
@@ -310,15 +310,5 @@ function Radio({ id, name, checked, onChange, hint, children }: { id: string; na
         ) : null}
       </label>
     </div>
-  );
-}
-
-function Screen({ title, children }: { title: string; children: ReactNode }) {
-  useTitle(title);
-  return (
-    <section className="narrow">
-      <PageHeading>{title}</PageHeading>
-      {children}
-    </section>
   );
 }
