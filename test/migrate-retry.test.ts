@@ -21,5 +21,19 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
       assert.equal(anotherSchemaDropped(await refusal('select * from no_such_table_here'), 'atrium_test_mine'), false);
       assert.equal(anotherSchemaDropped(new Error('schema "x" does not exist'), 'mine'), false, "only PostgreSQL's own code counts");
     });
+
+    it("retries when one of another schema's tables went while the listing named it, never one of ours", async () => {
+      const schema = `atrium_test_retry_${process.pid}`;
+      await withPg(url, (c) => c.query(`create schema ${schema}`));
+      try {
+        const tableGone = await refusal(`select '${schema}.resources'::regclass`);
+        assert.equal((tableGone as { code: string }).code, '42P01');
+        assert.equal(anotherSchemaDropped(tableGone, 'atrium_test_mine'), true);
+        assert.equal(anotherSchemaDropped(tableGone, schema), false, 'a table of our own missing is a real failure');
+        assert.equal(anotherSchemaDropped(await refusal(`select 'resources_nowhere'::regclass`), 'atrium_test_mine'), false, 'an unqualified name says nothing of another schema');
+      } finally {
+        await withPg(url, (c) => c.query(`drop schema ${schema} cascade`));
+      }
+    });
   });
 }

@@ -131,7 +131,7 @@ export async function migrateStore(store: GatewayStore): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { error } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt >= 3 || !anotherSchemaDropped(error, schema)) throw error;
+    if (attempt >= 5 || !anotherSchemaDropped(error, schema)) throw error;
   }
 }
 
@@ -142,7 +142,15 @@ export async function migrateStore(store: GatewayStore): Promise<void> {
  * Nothing of ours was touched, so migrating again is safe.
  */
 function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
-  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
-  const named = /schema "([^"]+)" does not exist/.exec(String((error as { message?: unknown }).message))?.[1];
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  // 3F000: the schema went first; 42P01: one of its tables went while the
+  // listing resolved it by name ("schema.table").
+  const named =
+    code === '3F000'
+      ? /schema "([^"]+)" does not exist/.exec(String(message))?.[1]
+      : code === '42P01'
+        ? /relation "([^".]+)\.[^"]+" does not exist/.exec(String(message))?.[1]
+        : undefined;
   return named !== undefined && named !== ours;
 }
