@@ -67,6 +67,8 @@ try {
     await ctx.db.transaction((tx) => createHuman(tx, system, { handle, email: `${handle}@example.test` }));
     writers.push((await ctx.db.transaction((tx) => mintMemberKey(tx, handle, 'client_activation', 'bench'))).key);
   }
+  // The first writer's session consents to an OAuth grant for itself, so the token poll acts as the same member as the key poll.
+  const writerSession = (await ctx.db.transaction((tx) => startSession(tx, 'bench-writer-0'))).token;
   // Fifty members to own the thousand webhook subscriptions of the webhook scenario (20 each: the per-Space quota).
   const subscribers: string[] = [];
   for (let i = 0; i < 50; i++) {
@@ -86,7 +88,7 @@ try {
   const resource = await ctx.db.transaction((tx) =>
     createResource(tx, owner, 'bench', { name: 'Bench notes', content: prepareContent(RESOURCE_TEXT, undefined, config.resourceMaxBytes) }),
   );
-  process.stdout.write(`${JSON.stringify({ session, writers, subscribers, space: 'bench', resource: resource.id })}\n`);
+  process.stdout.write(`${JSON.stringify({ session, writerSession, writers, subscribers, space: 'bench', resource: resource.id })}\n`);
 } finally {
   await ctx.close();
 }
