@@ -208,7 +208,7 @@ for (const backend of gatewayBackends()) {
       assert.equal(((await res.json()) as { code: string }).code, 'invalid_request');
       const missing = await fetch(`${gw.url}/v1/nothing`);
       assert.equal(missing.status, 404);
-      assert.deepEqual(await missing.json(), { code: 'not_found', detail: 'no such endpoint' });
+      assert.deepEqual(await missing.json(), { code: 'route_not_found', detail: 'no such endpoint' });
       assert.deepEqual(await (await fetch(`${gw.url}/healthz`)).json(), { status: 'ok' });
     });
   });

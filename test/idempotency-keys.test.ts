@@ -43,7 +43,7 @@ async function makeThing(name: string, body: { note: string; tags?: string[] }, 
   if (state.gate) await state.gate;
   if (state.failNext) {
     state.failNext = false;
-    throw notFound('told to fail');
+    throw notFound('member_not_found', 'told to fail');
   }
   return { name, note: body.note, tags: body.tags ?? [], run, at };
 }

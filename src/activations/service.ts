@@ -68,7 +68,7 @@ async function findRow(db: Kysely<DatabaseSchema>, code: string): Promise<Row> {
   // Codes are typed by people: case and dashes do not matter.
   const row = await db.selectFrom('client_activations').selectAll().where('code', '=', normaliseHumanCode(code)).executeTakeFirst();
   // Sign-in and activation codes share one shape; a mailed sign-in code typed here is the likely mistake.
-  if (!row) throw notFound(`no such activation: ${code} (a sign-in code from an e-mail is entered on the sign-in page, not here)`);
+  if (!row) throw notFound('activation_not_found', `no such activation: ${code} (a sign-in code from an e-mail is entered on the sign-in page, not here)`);
   return row;
 }
 
@@ -137,8 +137,8 @@ export async function approveActivation(tx: Tx, actor: Actor, code: string, base
   const human = requireActiveHuman(actor).member;
   const row = await findRow(tx.db, code);
   const status = statusAt(row, tx.now);
-  if (status === 'expired') throw gone(`activation ${row.code} has expired`);
-  if (status !== 'pending') throw conflict(`activation ${row.code} was already handled (${status})`);
+  if (status === 'expired') throw gone('activation_expired', `activation ${row.code} has expired`);
+  if (status !== 'pending') throw conflict('activation_handled', `activation ${row.code} was already handled (${status})`);
   // The credential comes into existence now from the digest stored at creation;
   // the key itself is derived only by the poll that presents the secret.
   const credential = await recordMemberKey(tx, human.handle, 'client_activation', row.client_name, {
@@ -151,7 +151,7 @@ export async function approveActivation(tx: Tx, actor: Actor, code: string, base
     .where('code', '=', row.code)
     .where('status', '=', 'pending')
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) throw conflict(`activation ${row.code} was already handled`);
+  if (Number(updated.numUpdatedRows) === 0) throw conflict('activation_handled', `activation ${row.code} was already handled`);
   tx.emit({
     type: 'client_credential_created',
     space: null,
@@ -183,8 +183,8 @@ export async function pollActivation(
   // Two polls at once must not both read the old last poll and both pass as on time.
   await serialiseOn(tx, `activation_poll:${normaliseHumanCode(code)}`);
   const row = await findRow(tx.db, code);
-  if (!secretsEqual(hashSecret(pollSecret), row.poll_secret_hash)) throw unauthenticated('invalid poll secret');
-  if (row.status === 'consumed') throw conflict(`the credential of activation ${row.code} was already delivered`);
+  if (!secretsEqual(hashSecret(pollSecret), row.poll_secret_hash)) throw unauthenticated('poll_secret_invalid', 'invalid poll secret');
+  if (row.status === 'consumed') throw conflict('activation_delivered', `the credential of activation ${row.code} was already delivered`);
   const current = row.poll_interval_seconds ?? defaultInterval;
   const tooSoon = row.last_polled_ts !== null && tx.now.getTime() - Date.parse(row.last_polled_ts) < current * 1000;
   const interval = tooSoon ? current + SLOW_DOWN_SECONDS : current;
@@ -202,7 +202,7 @@ export async function pollActivation(
     .where('code', '=', row.code)
     .where('status', '=', 'approved')
     .executeTakeFirst();
-  if (Number(delivered.numUpdatedRows) === 0) throw conflict(`the credential of activation ${row.code} was already delivered`);
+  if (Number(delivered.numUpdatedRows) === 0) throw conflict('activation_delivered', `the credential of activation ${row.code} was already delivered`);
   const member = await tx.db.selectFrom('members').selectAll().where('handle', '=', row.member_handle!).executeTakeFirstOrThrow();
   return {
     status: 'approved',

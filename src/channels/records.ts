@@ -23,6 +23,6 @@ export async function findChannel(db: Kysely<DatabaseSchema>, space: string, nam
 
 export async function getChannel(db: Kysely<DatabaseSchema>, space: string, name: string): Promise<Channel> {
   const channel = await findChannel(db, space, name);
-  if (!channel) throw notFound(`no channel ${name} in Space ${space}`);
+  if (!channel) throw notFound('channel_not_found', `no channel ${name} in Space ${space}`);
   return channel;
 }

@@ -25,14 +25,14 @@ export async function createChannel(tx: Tx, actor: Actor, space: SpaceRecord, in
   const creator = (await requireAct(tx.db, actor, space)).member.handle;
   requireActiveSpace(space);
   const topic = input.topic ?? '';
-  if (await findChannel(tx.db, space.slug, input.name)) throw conflict(`channel ${input.name} exists in Space ${space.slug}`);
+  if (await findChannel(tx.db, space.slug, input.name)) throw conflict('channel_exists', `channel ${input.name} exists in Space ${space.slug}`);
   try {
     await tx.db
       .insertInto('channels')
       .values({ space: space.slug, name: input.name, topic, created_by: creator, created_ts: tx.now.toISOString() })
       .execute();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`channel ${input.name} exists in Space ${space.slug}`);
+    if (isUniqueViolation(err)) throw conflict('channel_exists', `channel ${input.name} exists in Space ${space.slug}`);
     throw err;
   }
   tx.emit({

@@ -37,9 +37,9 @@ export async function ensureOwner(ctx: AppContext, input: OwnerInput): Promise<O
     const existing = await findMember(tx.db, input.handle);
     let member: MemberRecord;
     if (existing) {
-      if (existing.type !== 'human') throw conflict(`${input.handle} is an agent; agents never hold the owner role`);
+      if (existing.type !== 'human') throw conflict('handle_taken', `${input.handle} is an agent; agents never hold the owner role`);
       if (existing.email !== input.email.trim().toLowerCase()) {
-        throw conflict(`${input.handle} exists with a different e-mail address; refusing to make it an owner`);
+        throw conflict('handle_taken', `${input.handle} exists with a different e-mail address; refusing to make it an owner`);
       }
       member = existing;
     } else {
@@ -66,11 +66,11 @@ const HANDLE = new RegExp(SLUG_PATTERN);
 /** The same limits the API applies (protocol: Member), since the CLI bypasses the HTTP validation. */
 function validate(input: OwnerInput): void {
   if (input.handle.length < 3 || input.handle.length > 32 || !HANDLE.test(input.handle)) {
-    throw invalid('handle must be 3-32 lowercase letters, digits and single hyphens');
+    throw invalid('validation_failed', 'handle must be 3-32 lowercase letters, digits and single hyphens');
   }
-  if (!isMailbox(input.email.trim())) throw invalid(`not an e-mail address: ${input.email}`);
+  if (!isMailbox(input.email.trim())) throw invalid('validation_failed', `not an e-mail address: ${input.email}`);
   if (input.displayName !== undefined && (input.displayName.length < 1 || input.displayName.length > 128)) {
-    throw invalid('display name must be 1-128 characters');
+    throw invalid('validation_failed', 'display name must be 1-128 characters');
   }
 }
 

@@ -203,7 +203,8 @@ async function readText(res: Response, maxBytes: number, lead = ''): Promise<str
 
 /** A gateway refusal keeps its code and status (and a load refusal its Retry-After); anything else from it is a gateway in trouble. */
 function passOn(answer: Answer, log: Logger): Error {
-  if (Value.Check(GatewayErrorBody, answer.json) && isGatewayErrorCode(answer.json.code)) {
+  // The gateway's own unknown-route answer means a misconfigured gateway URL, not a refusal of the call.
+  if (Value.Check(GatewayErrorBody, answer.json) && isGatewayErrorCode(answer.json.code) && answer.json.code !== 'route_not_found') {
     const { code, detail } = answer.json;
     const later = RETRY_LATER_SECONDS[code];
     const retryAfter: Record<string, string> = later === undefined ? {} : { 'retry-after': answer.retryAfter !== null && /^\d{1,5}$/.test(answer.retryAfter) ? answer.retryAfter : String(later) };

@@ -23,8 +23,8 @@ export async function admittedMember(
   const member = requireActiveMember(actor);
   const space = await getSpace(db, slug);
   if ((await membershipState(db, slug, member.member.handle)) !== 'admitted') {
-    throw forbidden(`${member.member.handle} is not admitted to Space ${slug}: join it first`);
+    throw forbidden('not_admitted', `${member.member.handle} is not admitted to Space ${slug}: join it first`);
   }
-  if (opts.active && space.status !== 'active') throw conflict(`Space ${slug} is ${space.status}: external calls are made only in active Spaces`);
+  if (opts.active && space.status !== 'active') throw conflict('space_not_active', `Space ${slug} is ${space.status}: external calls are made only in active Spaces`);
   return { member, space };
 }

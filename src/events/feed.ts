@@ -234,7 +234,7 @@ async function readNewest(
 async function rejectCursorBeyondHead(tail: EventTail, since: number): Promise<void> {
   if (since <= tail.head) return;
   const head = await tail.databaseHead();
-  if (since > head) throw invalid(`since ${since} is beyond the newest event on this host`);
+  if (since > head) throw invalid('cursor_beyond_head', `since ${since} is beyond the newest event on this host`);
   await tail.announce(head);
 }
 

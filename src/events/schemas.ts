@@ -121,10 +121,10 @@ export function feedRead(query: { since?: number; limit?: number; wait?: number;
   before?: number;
 } {
   if (query.newest !== undefined && ((query.since ?? 0) !== 0 || (query.wait ?? 0) !== 0)) {
-    throw invalid('newest: reads the newest events as of now; it does not combine with since or wait');
+    throw invalid('validation_failed', 'newest: reads the newest events as of now; it does not combine with since or wait');
   }
   if (query.before !== undefined && query.newest === undefined) {
-    throw invalid('before: reads the newest events below a cursor, so it needs newest; to read forward from a cursor, use since');
+    throw invalid('validation_failed', 'before: reads the newest events below a cursor, so it needs newest; to read forward from a cursor, use since');
   }
   return {
     since: query.since ?? 0,

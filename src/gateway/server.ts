@@ -31,7 +31,7 @@ export function createGatewayServer(ctx: GatewayContext): FastifyInstance<RawSer
   });
 
   http.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).send({ code: 'not_found', detail: 'no such endpoint' });
+    void reply.code(404).send({ code: 'route_not_found', detail: 'no such endpoint' });
   });
 
   http.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {

@@ -14,7 +14,7 @@ export function presentedCredential(request: FastifyRequest): PresentedCredentia
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <key>"');
+    if (!match) throw unauthenticated('credential_malformed', 'malformed Authorization header: expected "Bearer <key>"');
     return { type: 'bearer', token: match[1]! };
   }
   const cookie = request.cookies?.[SESSION_COOKIE];
@@ -57,32 +57,30 @@ export function actorFor(op: AnyOperation, resolved: Actor | StewardAttempt, ctx
 
   if (resolved.kind === 'steward_attempt') {
     if (!resolved.matches) {
-      if (accepts('steward_key') && ctx.config.stewardKey !== undefined) throw forbidden('wrong steward key');
-      throw unauthenticated('unknown or malformed key');
+      if (accepts('steward_key') && ctx.config.stewardKey !== undefined) throw forbidden('steward_key_invalid', 'wrong steward key');
+      throw unauthenticated('key_invalid', 'unknown or malformed key');
     }
     if (!accepts('steward_key')) {
       if (op.auth.anonymous) return { kind: 'anonymous' };
-      throw forbidden('the steward key cannot be used for this operation');
+      throw forbidden('steward_key_refused', 'the steward key cannot be used for this operation');
     }
     return { kind: 'steward' };
   }
   if (resolved.kind === 'anonymous') {
-    if (!op.auth.anonymous) throw unauthenticated(describeRequired(op));
+    if (!op.auth.anonymous) throw unauthenticated('credential_required', describeRequired(op));
     return resolved;
   }
   if (resolved.kind === 'member') {
     const scheme: CredentialScheme = resolved.credential.type === 'key' ? 'member_key' : 'session';
     if (!accepts(scheme)) {
       if (op.auth.anonymous) return { kind: 'anonymous' };
-      throw forbidden(
-        scheme === 'member_key'
-          ? 'this operation needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)'
-          : 'this operation does not accept a session',
-      );
+      throw scheme === 'member_key'
+        ? forbidden('session_required', 'this operation needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)')
+        : forbidden('session_refused', 'this operation does not accept a session');
     }
     // protocol: Member status. A pending agent's key authenticates, but every action is refused.
     if (resolved.member.status === 'pending' && !op.auth.anonymous) {
-      throw forbidden(`member ${resolved.member.handle} is pending approval`);
+      throw forbidden('member_pending', `member ${resolved.member.handle} is pending approval`);
     }
     const grant = resolved.credential.grant;
     if (grant) refuseBeyondGrant(op, grant, resourceUrl(ctx.config.baseUrl, at));
@@ -108,6 +106,6 @@ function describeRequired(op: AnyOperation): string {
 function checkSameOrigin(request: FastifyRequest, baseUrl: string): void {
   const origin = request.headers.origin;
   if (origin === undefined || origin !== new URL(baseUrl).origin) {
-    throw forbidden('cross-origin request refused: cookie-authenticated writes must come from this host');
+    throw forbidden('origin_refused', 'cross-origin request refused: cookie-authenticated writes must come from this host');
   }
 }

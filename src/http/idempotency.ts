@@ -70,8 +70,8 @@ export function withIdempotencyKey(
     if (key === undefined) return ordinary.call(this, request, reply);
     const keyed = { owner: ownerOf(actorOf(request)), method: op.method, path: request.url.split('?')[0]!, key: key as string };
     const claim = await keys.claim(keyed, requestHash(request.body));
-    if (claim.outcome === 'running') throw conflict('a request with this Idempotency-Key is still running; retry once it has answered');
-    if (claim.outcome === 'other_body') throw invalid('this Idempotency-Key was already used with a different request body');
+    if (claim.outcome === 'running') throw conflict('idempotency_key_running', 'a request with this Idempotency-Key is still running; retry once it has answered');
+    if (claim.outcome === 'other_body') throw invalid('idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
     if (claim.outcome === 'replay') return send(reply, { status: claim.status, body: claim.response });
     let answer: KeptAnswer;
     try {

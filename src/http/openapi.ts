@@ -2,6 +2,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { AnyOperation, CredentialScheme, ErrorStatus } from '../operations/operation.js';
 import { TAGS } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../shared/error-catalogue.js';
 import { IDEMPOTENCY_KEY_HEADERS } from './idempotency.js';
 
 interface OpenApiOperation {
@@ -10,8 +11,29 @@ interface OpenApiOperation {
   responses?: Record<string, object>;
 }
 
+/** The statuses the edge may answer on any request, before an operation is chosen. */
+const TRANSPORT_ERRORS = [400, 405, 408, 431] as const;
+
+type DeclaredStatus = ErrorStatus | (typeof TRANSPORT_ERRORS)[number] | 500;
+
+/**
+ * `Atrium-Error` as one error status declares it: the codes of the catalogue
+ * with that status, so a generated client knows every code it can meet there.
+ */
+function errorCodeHeader(status: string): Record<string, unknown> {
+  const codes = ERROR_CODES.filter((code) => String(ERROR_CATALOGUE[code].status) === status);
+  return {
+    'Atrium-Error': {
+      description: 'The error code (docs/errors.md): branch on it, never on `detail`.',
+      required: true,
+      schema: { type: 'string', enum: codes },
+    },
+  };
+}
+
 /** Headers some error answers always carry, declared so generated clients can read them. */
 const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
+  '405': { Allow: { description: 'The methods this path takes.', schema: { type: 'string' } } },
   '401': {
     'WWW-Authenticate': {
       description:
@@ -26,6 +48,10 @@ const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
 
 /** The name each error answer has in `components.responses`. */
 const ERROR_RESPONSE_NAMES: Record<string, string> = {
+  '400': 'BadRequest',
+  '405': 'MethodNotAllowed',
+  '408': 'RequestTimeout',
+  '431': 'HeadersTooLarge',
   '401': 'Unauthenticated',
   '403': 'Forbidden',
   '404': 'NotFound',
@@ -41,7 +67,11 @@ const ERROR_RESPONSE_NAMES: Record<string, string> = {
   '504': 'GatewayTimeout',
 };
 
-const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+const ERROR_DESCRIPTIONS: Record<DeclaredStatus, string> = {
+  400: 'The request is not valid HTTP: bad framing (content length, chunked encoding), or a header value holding a control character. The connection is closed.',
+  405: 'This path does not take this method; `Allow` lists those it takes.',
+  408: 'The headers and the whole body did not arrive in time. The connection is closed.',
+  431: 'The request headers are too large. The connection is closed.',
   401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…"` (with `error="invalid_token"` when a credential was presented).',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status; an OAuth grant that is read-only, with `WWW-Authenticate: Bearer error="insufficient_scope", scope="write"`, or narrowed to other Spaces).',
   404: 'No such record.',
@@ -57,6 +87,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   502: 'An upstream service answered badly or too much (credential calls: `upstream_error`, `response_too_large`).',
   503: 'The host is busy; retry after the `Retry-After` seconds.',
   504: 'An upstream service did not answer in time (credential calls: `upstream_timeout`).',
+  500: 'Internal error; the body never carries internals.',
 };
 
 const SECURITY_NAMES: Record<CredentialScheme, string[]> = {
@@ -104,10 +135,12 @@ export function toFastifyPath(path: string): string {
  * (401) or belongs to a suspended member (403) is refused even if anonymous
  * calls are accepted (public operations read none: src/http/authenticate.ts);
  * every method that may carry a body can meet a non-JSON (415), oversized (413)
- * or malformed (422) one; and any input at all can fail validation (422).
+ * or malformed (422) one; any input at all can fail validation (422); and any
+ * request can be malformed HTTP (400), late (408), carry too large headers
+ * (431), or use a method its path does not take (405).
  */
-function documentedErrors(op: AnyOperation): ErrorStatus[] {
-  const errors = new Set<ErrorStatus>(op.errors);
+function documentedErrors(op: AnyOperation): DeclaredStatus[] {
+  const errors = new Set<DeclaredStatus>([...op.errors, ...TRANSPORT_ERRORS]);
   if (op.auth.schemes.length > 0) for (const status of [401, 403] as const) errors.add(status);
   if (op.method !== 'GET') for (const status of [413, 415, 422] as const) errors.add(status);
   if (op.params || op.query || op.body) errors.add(422);
@@ -131,10 +164,9 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     const success = response[op.success.status] as { headers?: object };
     response[op.success.status] = { ...success, headers: { ...success.headers, ...LONG_POLL_HEADERS } };
   }
-  for (const status of documentedErrors(op)) {
+  for (const status of [...documentedErrors(op), 500] as const) {
     response[status] = { description: ERROR_DESCRIPTIONS[status], $ref: 'Error#' };
   }
-  response[500] = { description: 'Internal error; the body never carries internals.', $ref: 'Error#' };
   const security = op.auth.schemes.flatMap((s) => SECURITY_NAMES[s].map((name) => ({ [name]: [] })));
   if (op.auth.anonymous) security.push({});
   return {
@@ -172,7 +204,7 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
           for (const [status, answer] of Object.entries(operation.responses ?? {})) {
             const name = ERROR_RESPONSE_NAMES[status];
             if (name === undefined) continue;
-            shared[name] ??= { ...answer, ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}) };
+            shared[name] ??= { ...answer, headers: { ...errorCodeHeader(status), ...ERROR_HEADERS[status] } };
             operation.responses![status] = { $ref: `#/components/responses/${name}` };
           }
         }
@@ -189,7 +221,7 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
         contact: { name: 'The operators of this Atrium host', url: baseUrl },
         description:
           'Atrium hosts Spaces: shared rooms where people and AI agents work together under a charter. ' +
-          'Every error body is `{detail}`. Cursors are host-wide integers. ' +
+          'Every error body is `{detail}`, and every error answer carries its code in the `Atrium-Error` header (see docs/errors.md). Cursors are host-wide integers. ' +
           'This document is readable as a reference at `/docs`, and the protocol guide is at `/docs/protocol`.',
       },
       externalDocs: { description: 'Atrium protocol guide', url: `${baseUrl}/docs/protocol` },

@@ -13,6 +13,7 @@ import { NO_WAITING, type AnyOperation, type ResponseControl, type WaitAllowance
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import { findUnstorableText } from '../content/text.js';
 import { AtriumError, invalid } from '../shared/errors.js';
+import { CODE_BY_STATUS, ERROR_CODE_HEADER, type ErrorCode } from '../shared/error-catalogue.js';
 import { authenticate } from './authenticate.js';
 import { connectionOptions } from './connections.js';
 import { shareConnections, type ConnectionShare } from './connection-share.js';
@@ -79,34 +80,34 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const charset = declaredCharset(req.headers['content-type']);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(new AtriumError(415, `request bodies must be JSON in UTF-8; charset=${charset} is not accepted`), undefined);
+      return done(new AtriumError('unsupported_media_type', `request bodies must be JSON in UTF-8; charset=${charset} is not accepted`), undefined);
     }
     let text: string;
     try {
       text = strictUtf8.decode(body as Buffer);
     } catch {
-      return done(invalid('request body is not valid UTF-8'), undefined);
+      return done(invalid('body_malformed', 'request body is not valid UTF-8'), undefined);
     }
     if (text.trim() === '') return done(null, undefined);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(invalid(`request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`), undefined);
+      return done(invalid('body_malformed', `request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`), undefined);
     }
     let parsed: unknown;
     try {
       parsed = secureJsonParse.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      return done(invalid('request body is not valid JSON'), undefined);
+      return done(invalid('body_malformed', 'request body is not valid JSON'), undefined);
     }
     // The MCP endpoint checks each tool call's arguments itself, so that such text
     // is a tool error like any other invalid argument rather than a failed request.
     const unstorable = checksOwnText(req) ? undefined : findUnstorableText(parsed);
-    if (unstorable) return done(invalid(`${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`), undefined);
+    if (unstorable) return done(invalid('validation_failed', `${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`), undefined);
     done(null, parsed);
   });
 
   // Path and query values reach the databases too; PostgreSQL cannot hold a NUL.
   app.addHook('onRequest', (request, _reply, done) => {
-    done(/%00/i.test(request.url) ? invalid('the URL must not contain NUL characters') : undefined);
+    done(/%00/i.test(request.url) ? invalid('validation_failed', 'the URL must not contain NUL characters') : undefined);
   });
 
   // Responses are compressed when the client asks (the contract is ~160 KB raw, ~16 KB gzipped).
@@ -123,10 +124,20 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
       reply
         .code(405)
         .header('allow', allowed.join(', '))
+        .header(ERROR_CODE_HEADER, 'method_not_allowed')
         .send({ detail: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}` });
       return;
     }
-    reply.code(404).send({ detail: `no route ${request.method} ${path}` });
+    reply.code(404).header(ERROR_CODE_HEADER, 'route_not_found').send({ detail: `no route ${request.method} ${path}` });
+  });
+  // Answers the routes above do not shape themselves (a library's refusal, the web
+  // app's pages) still carry a code: the least specific one for their status.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.statusCode >= 400 && !reply.hasHeader(ERROR_CODE_HEADER)) {
+      const code = CODE_BY_STATUS[reply.statusCode];
+      if (code) reply.header(ERROR_CODE_HEADER, code);
+    }
+    done(null, payload);
   });
 
   const idempotencyKeys = new IdempotencyKeys(ctx.db.kysely, ctx.clock);
@@ -241,7 +252,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
         return done(err as Error);
       }
       if (!op.body || request.body !== undefined) return done();
-      if (op.bodyRequired) return done(invalid('a JSON request body is required'));
+      if (op.bodyRequired) return done(invalid('body_malformed', 'a JSON request body is required'));
       // Operations whose body is optional accept an empty request as `{}`.
       request.body = {};
       done();
@@ -285,14 +296,14 @@ function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): 
 }
 
 /** Clearer words for the framework's refusals a client can cause. */
-const FRAMEWORK_DETAILS: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request bodies must be JSON (content-type: application/json)',
+const FRAMEWORK_DETAILS: Record<string, { code: ErrorCode; detail: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', detail: 'request bodies must be JSON (content-type: application/json)' },
 };
 
-/** Every error leaves as `{detail}`; nothing internal (SQL, stacks) reaches a client. */
+/** Every error leaves as `{detail}` with its code in `Atrium-Error`; nothing internal (SQL, stacks) reaches a client. */
 function sendError(error: FastifyError | AtriumError, request: FastifyRequest, reply: FastifyReply, baseUrl: string): void {
   if (error instanceof AtriumError) {
-    reply.code(error.status).headers(error.headers);
+    reply.code(error.status).headers(error.headers).header(ERROR_CODE_HEADER, error.code);
     // RFC 9110 §11.6.1: a 401 says which scheme would do; a presented credential that failed is an invalid token (RFC 6750 §3).
     if (error.status === 401 && !reply.hasHeader('www-authenticate')) {
       // The challenge names the REST API's Protected Resource Metadata, where an OAuth client learns how to authorize (docs/oauth.md).
@@ -303,29 +314,30 @@ function sendError(error: FastifyError | AtriumError, request: FastifyRequest, r
     return;
   }
   if (error.validation) {
-    reply.code(422).send({ detail: describeValidationError(error.validation as never, error.validationContext) });
+    reply.code(422).header(ERROR_CODE_HEADER, 'validation_failed').send({ detail: describeValidationError(error.validation as never, error.validationContext) });
     return;
   }
   const status = error.statusCode ?? 500;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    reply.code(413).send({ detail: `request body is larger than the ${describeBytes(request.routeOptions.bodyLimit)} limit` });
+    reply.code(413).header(ERROR_CODE_HEADER, 'body_too_large').send({ detail: `request body is larger than the ${describeBytes(request.routeOptions.bodyLimit)} limit` });
     return;
   }
   const known = FRAMEWORK_DETAILS[error.code];
   if (known) {
-    reply.code(status).send({ detail: known });
+    reply.code(status).header(ERROR_CODE_HEADER, known.code).send({ detail: known.detail });
     return;
   }
   if (status === 400) {
-    // Fastify's own 400s are all malformed input (bad JSON, bad content length).
-    reply.code(422).send({ detail: error.message });
+    // Fastify's own 400s are all malformed input (bad JSON, bad content length, an undecodable URL).
+    reply.code(422).header(ERROR_CODE_HEADER, 'validation_failed').send({ detail: error.message });
     return;
   }
-  if (status < 500) {
-    reply.code(status).send({ detail: error.message });
+  const code = status < 500 ? CODE_BY_STATUS[status] : undefined;
+  if (code) {
+    reply.code(status).header(ERROR_CODE_HEADER, code).send({ detail: error.message });
     return;
   }
   request.log.error({ err: error }, 'unhandled error');
-  reply.code(500).send({ detail: 'internal server error' });
+  reply.code(500).header(ERROR_CODE_HEADER, 'internal_error').send({ detail: 'internal server error' });
 }
 

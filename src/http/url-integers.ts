@@ -22,7 +22,7 @@ export function decimalIntegerCheck(op: AnyOperation): ((request: FastifyRequest
       if (value === undefined) continue;
       const items: unknown[] = Array.isArray(value) ? value : [value];
       if (!items.every((item) => typeof item === 'string' && DECIMAL_INTEGER.test(item))) {
-        throw invalid(`${part}.${name} must be an integer written in decimal digits`);
+        throw invalid('validation_failed', `${part}.${name} must be an integer written in decimal digits`);
       }
     }
   };

@@ -61,7 +61,7 @@ export async function revokeApiCredential(tx: Tx, handle: string, id: string): P
       .executeTakeFirst();
   const row = await find();
   // Someone else's credential is "no such credential": its existence is not the caller's business.
-  if (!row) throw notFound(`no such credential: ${id}`);
+  if (!row) throw notFound('credential_not_found', `no such credential: ${id}`);
   if (row.revoked_ts !== null) return toView(row);
   const result = await tx.db
     .updateTable('member_keys')

@@ -9,6 +9,6 @@ import type { Actor, MemberActor } from './actor.js';
  */
 export function requireSession(actor: Actor): MemberActor {
   const member = requireActiveHuman(actor);
-  if (member.credential.type !== 'session') throw forbidden('this operation needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
+  if (member.credential.type !== 'session') throw forbidden('session_required', 'this operation needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
   return member;
 }

@@ -49,7 +49,7 @@ export async function resolveCredential(
     const began = opts.keys?.begin();
     const generation = typeof began === 'object' ? await began : began;
     const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpKey(db, hash, opts.keys, generation));
-    if (!resolution || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('unknown or revoked member key');
+    if (!resolution || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('key_invalid', 'unknown or revoked member key');
     const member = toMemberRecord(resolution.member);
     refuseSuspended(member, resolution.operatorStatus);
     // last_used_ts is a coarse hint for the credentials page: refresh it at most once
@@ -83,13 +83,13 @@ export async function resolveCredential(
       row.expires_ts <= opts.now.toISOString() ||
       !secretsEqual(row.token_hash, hashSecret(token))
     ) {
-      throw unauthenticated('sign-in required: the session is unknown, expired or signed out');
+      throw unauthenticated('session_expired', 'sign-in required: the session is unknown, expired or signed out');
     }
     const member = toMemberRecord(row);
     refuseSuspended(member, row.operator_status);
     return { kind: 'member', member, credential: { type: 'session', id: row.session_id } };
   }
-  if (presented.type === 'cookie') throw unauthenticated('sign-in required: the session cookie is malformed');
+  if (presented.type === 'cookie') throw unauthenticated('credential_malformed', 'sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
 }
@@ -109,15 +109,15 @@ async function resolveAccessToken(
   const began = opts.keys?.begin();
   const generation = typeof began === 'object' ? await began : began;
   const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpAccessToken(db, hash, opts.keys, generation));
-  if (!resolution?.grant || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('unknown, revoked or expired access token');
+  if (!resolution?.grant || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('token_invalid', 'unknown, revoked or expired access token');
   const grant = resolution.grant;
-  if (grant.expiresTs <= opts.now.toISOString()) throw unauthenticated('unknown, revoked or expired access token');
+  if (grant.expiresTs <= opts.now.toISOString()) throw unauthenticated('token_invalid', 'unknown, revoked or expired access token');
   if (opts.resource !== grant.resource) {
-    throw unauthenticated(`this access token was issued for ${grant.resource} and works only there`);
+    throw unauthenticated('token_invalid', `this access token was issued for ${grant.resource} and works only there`);
   }
   const member = toMemberRecord(resolution.member);
   refuseSuspended(member, resolution.operatorStatus);
-  if (grant.humanStatus === 'suspended') throw forbidden(`the grant's consenting human is suspended`);
+  if (grant.humanStatus === 'suspended') throw forbidden('member_suspended', `the grant's consenting human is suspended`);
   if (resolution.lastUsedTs === null || Date.parse(resolution.lastUsedTs) < opts.now.getTime() - 60_000) {
     resolution.lastUsedTs = opts.now.toISOString();
     await db.updateTable('oauth_grants').set({ last_used_ts: resolution.lastUsedTs }).where('id', '=', grant.narrowing.id).execute();
@@ -223,6 +223,6 @@ async function lookUpKey(
  * operator matches no member, so such an agent has no operator to be suspended.
  */
 function refuseSuspended(member: MemberRecord, operatorStatus: MemberStatus | null): void {
-  if (member.status === 'suspended') throw forbidden(`member ${member.handle} is suspended`);
-  if (operatorStatus === 'suspended') throw forbidden(`agent ${member.handle}'s operator ${member.operator ?? ''} is suspended`);
+  if (member.status === 'suspended') throw forbidden('member_suspended', `member ${member.handle} is suspended`);
+  if (operatorStatus === 'suspended') throw forbidden('member_suspended', `agent ${member.handle}'s operator ${member.operator ?? ''} is suspended`);
 }

@@ -32,7 +32,7 @@ export async function signUp(tx: Tx, input: NewHuman): Promise<SignUpResult | un
   if (input.display_name !== undefined) normaliseDisplayName(input.display_name);
   const email = normaliseEmail(input.email);
   const taken = await tx.db.selectFrom('members').select('handle').where('handle', '=', input.handle).executeTakeFirst();
-  if (taken) throw conflict(`handle ${input.handle} is taken`);
+  if (taken) throw conflict('handle_taken', `handle ${input.handle} is taken`);
   const owner = await tx.db.selectFrom('members').select('handle').where('email', '=', email).executeTakeFirst();
   if (owner) {
     const issued = await issueSignInCode(tx, email);

@@ -77,7 +77,7 @@ export const signUpOperation = defineOperation({
   notAnMcpTool: 'signing up happens before a client holds a credential; MCP needs one',
   handler: async ({ body, ctx }) => {
     if (!ctx.config.openSignup) {
-      throw forbidden('open sign-up is off on this host: ask an owner to add you (POST /v0/humans)');
+      throw forbidden('signup_closed', 'open sign-up is off on this host: ask an owner to add you (POST /v0/humans)');
     }
     const result = await ctx.db.transaction((tx) => signUp(tx, body));
     mailCode(ctx, result, result?.existingAccount);
@@ -128,12 +128,12 @@ export const verifySignIn = defineOperation({
     // Thrown only now, so that a counted wrong try has committed.
     // Sign-in and activation codes share one shape, so say which is which where one is mistaken for the other.
     if (outcome.kind === 'refused') {
-      throw unauthenticated(
+      throw unauthenticated('sign_in_code_invalid', 
         'wrong, used or expired sign-in code: ask for a new one. (A code shown by `atrium login` or a client is an activation code: ' +
           'approve it on its activation page instead.)',
       );
     }
-    if (outcome.kind === 'suspended') throw forbidden(`member ${outcome.handle} is suspended`);
+    if (outcome.kind === 'suspended') throw forbidden('member_suspended', `member ${outcome.handle} is suspended`);
     response.setSessionCookie(outcome.session.token, outcome.session.expires);
     const member = memberView(outcome.member, ctx.config.baseUrl, { private: true });
     const expires_ts = outcome.session.expires.toISOString();

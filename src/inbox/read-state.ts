@@ -21,7 +21,7 @@ export async function readState(db: Kysely<DatabaseSchema>, member: string): Pro
  * on SQLite the head is read on the one connection a transaction would hold.
  */
 export async function requireHandedOut(tail: EventTail, cursor: number): Promise<void> {
-  if (cursor > tail.head && cursor > (await tail.databaseHead())) throw invalid(`cursor ${cursor} is beyond the newest event on this host`);
+  if (cursor > tail.head && cursor > (await tail.databaseHead())) throw invalid('cursor_beyond_head', `cursor ${cursor} is beyond the newest event on this host`);
 }
 
 /**

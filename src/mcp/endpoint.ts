@@ -8,6 +8,7 @@ import type { MemberActor } from '../identity/actor.js';
 import { resolveCredential } from '../identity/credentials.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { AtriumError, forbidden } from '../shared/errors.js';
+import { ERROR_CODE_HEADER } from '../shared/error-catalogue.js';
 import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
 import { refuseBeyondGrant } from '../oauth/narrowing.js';
 import type { ToolCaller } from './call.js';
@@ -71,7 +72,7 @@ export function registerMcpEndpoint(
     handler: async (request, reply) => {
       if (request.method !== 'POST') {
         // Stateless: there is no server-to-client stream to open (GET) and no session to end (DELETE).
-        return reply.code(405).header('allow', 'POST').send({ detail: `${MCP_PATH} takes MCP messages by POST only (stateless Streamable HTTP)` });
+        return reply.code(405).header('allow', 'POST').header(ERROR_CODE_HEADER, 'method_not_allowed').send({ detail: `${MCP_PATH} takes MCP messages by POST only (stateless Streamable HTTP)` });
       }
       if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the request body must be a JSON-RPC message'));
       const batchRefusal = refuseBatch(request, ctx.config.mcpMaxBatch);
@@ -125,11 +126,11 @@ function checkOrigin(request: FastifyRequest, baseUrl: string): void {
   const origin = request.headers.origin;
   const fromHost = origin === undefined ? undefined : originHost(origin, own.protocol);
   if (origin !== undefined && (fromHost === undefined || !hosts.has(fromHost))) {
-    throw forbidden(`requests from origin ${JSON.stringify(origin)} are refused: ${MCP_PATH} serves only its own origin ${own.origin}`);
+    throw forbidden('origin_refused', `requests from origin ${JSON.stringify(origin)} are refused: ${MCP_PATH} serves only its own origin ${own.origin}`);
   }
   const host = request.headers.host;
   if (host !== undefined && !hosts.has(host.toLowerCase())) {
-    throw forbidden(`requests for host ${JSON.stringify(host)} are refused: ${MCP_PATH} answers only for ${own.host} (ATRIUM_BASE_URL)`);
+    throw forbidden('host_refused', `requests for host ${JSON.stringify(host)} are refused: ${MCP_PATH} answers only for ${own.host} (ATRIUM_BASE_URL)`);
   }
 }
 
@@ -221,7 +222,7 @@ interface McpServing {
 async function authenticateMcp(request: FastifyRequest, ctx: AppContext): Promise<MemberActor> {
   try {
     if (request.headers.authorization === undefined) {
-      throw new AtriumError(401, 'a credential is required: send "Authorization: Bearer <member key, sign-in session token or OAuth access token>" (cookies are not accepted here)');
+      throw new AtriumError('credential_required', 'a credential is required: send "Authorization: Bearer <member key, sign-in session token or OAuth access token>" (cookies are not accepted here)');
     }
     const presented = presentedCredential(request);
     const resolved = await resolveCredential(ctx.db.kysely, presented, {
@@ -231,17 +232,17 @@ async function authenticateMcp(request: FastifyRequest, ctx: AppContext): Promis
       resource: resourceUrl(ctx.config.baseUrl, 'mcp'),
     });
     if (resolved.kind === 'steward_attempt') {
-      if (resolved.matches) throw forbidden('the steward key is not accepted over MCP: use a member key or a sign-in session token');
-      throw new AtriumError(401, 'unknown or malformed key');
+      if (resolved.matches) throw forbidden('steward_key_refused', 'the steward key is not accepted over MCP: use a member key or a sign-in session token');
+      throw new AtriumError('key_invalid', 'unknown or malformed key');
     }
-    if (resolved.kind !== 'member') throw new AtriumError(401, 'a member key or sign-in session token is required');
+    if (resolved.kind !== 'member') throw new AtriumError('member_required', 'a member key or sign-in session token is required');
     return resolved;
   } catch (err) {
     if (err instanceof AtriumError && err.status === 401) {
       // Where an OAuth client discovers how to authorize (docs/oauth.md, "Discovery").
       const resource = resourceUrl(ctx.config.baseUrl, 'mcp');
       const challenge = request.headers.authorization === undefined ? bearerChallenge(resource) : bearerChallenge(resource, 'invalid_token');
-      throw new AtriumError(401, err.detail, { ...err.headers, 'www-authenticate': challenge });
+      throw new AtriumError(err.code, err.detail, { ...err.headers, 'www-authenticate': challenge });
     }
     throw err;
   }

@@ -126,14 +126,14 @@ function parseArguments(
 ): OperationInput {
   // The REST edge refuses text no database can store before it validates; so does this.
   const unstorable = findUnstorableText(args, ARGUMENTS);
-  if (unstorable) throw invalid(`${argumentLabel(unstorable)} must be UTF-8 text without NUL characters or unpaired surrogates`);
-  if (!checkInput(args)) throw invalid(argumentLabel(describeValidationError(checkInput.errors, ARGUMENTS)));
+  if (unstorable) throw invalid('validation_failed', `${argumentLabel(unstorable)} must be UTF-8 text without NUL characters or unpaired surrogates`);
+  if (!checkInput(args)) throw invalid('validation_failed', argumentLabel(describeValidationError(checkInput.errors, ARGUMENTS)));
   const parts: Record<Part, JsonObject> = { params: {}, querystring: {}, body: {} };
   for (const [name, value] of Object.entries(args)) parts[owner.get(name)!][name] = value;
   // The request's own schemas fill their defaults; the input schema above has already refused anything they would.
   for (const part of ['params', 'body', 'querystring'] as const) {
     const validate = validators[part];
-    if (validate && !validate(parts[part])) throw invalid(argumentLabel(describeValidationError(validate.errors, ARGUMENTS)));
+    if (validate && !validate(parts[part])) throw invalid('validation_failed', argumentLabel(describeValidationError(validate.errors, ARGUMENTS)));
   }
   return { params: parts.params, query: parts.querystring, body: validators.body ? parts.body : undefined };
 }
@@ -149,7 +149,7 @@ function checkUrlText(args: JsonObject, owner: Map<string, Part>): void {
   for (const [name, value] of Object.entries(args)) {
     const part = owner.get(name);
     if ((part === 'params' || part === 'querystring') && typeof value === 'string' && value.includes('\0')) {
-      throw invalid('the URL must not contain NUL characters');
+      throw invalid('validation_failed', 'the URL must not contain NUL characters');
     }
   }
 }

@@ -31,13 +31,13 @@ export interface RegisteredAgent {
 export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Promise<RegisteredAgent> {
   const registrar = registrationActor(actor);
   const displayName = normaliseDisplayName(input.display_name ?? input.handle);
-  if (await findMember(tx.db, input.handle)) throw conflict(`handle ${input.handle} is taken`);
+  if (await findMember(tx.db, input.handle)) throw conflict('handle_taken', `handle ${input.handle} is taken`);
   const operator = await findMember(tx.db, input.operator);
   if (!operator || operator.type !== 'human') {
-    throw invalid(`operator must be the handle of a registered human member; ${input.operator} is not`);
+    throw invalid('unknown_reference', `operator must be the handle of a registered human member; ${input.operator} is not`);
   }
   // An agent needs an accountable human who can still act (docs/decisions-local.md).
-  if (operator.status !== 'active') throw invalid(`operator ${input.operator} is ${operator.status}`);
+  if (operator.status !== 'active') throw invalid('validation_failed', `operator ${input.operator} is ${operator.status}`);
   await insertMember(tx, {
     handle: input.handle,
     type: 'agent',

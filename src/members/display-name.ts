@@ -21,8 +21,8 @@ export function normaliseDisplayName(raw: string): string {
   const refused = REFUSED.exec(name);
   if (refused) {
     const code = refused[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw invalid(`display_name must not contain control, invisible or text-direction characters (found U+${code})`);
+    throw invalid('validation_failed', `display_name must not contain control, invisible or text-direction characters (found U+${code})`);
   }
-  if (name === '') throw invalid('display_name must not be blank');
+  if (name === '') throw invalid('validation_failed', 'display_name must not be blank');
   return name.replace(/\s+/gu, ' ');
 }

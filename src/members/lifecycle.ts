@@ -26,14 +26,14 @@ export async function moveMember(tx: Tx, actor: Actor, handle: string, move: Mem
   await requireOwnerOrHost(tx.db, actor, { hostWideOnly: true });
   const member = await getMember(tx.db, handle);
   // The path is /v0/agents/{handle}/approve: humans are never pending, so there is no human to approve.
-  if (move === 'approve' && member.type !== 'agent') throw notFound(`no such agent: ${handle} is a human member`);
+  if (move === 'approve' && member.type !== 'agent') throw notFound('agent_not_found', `no such agent: ${handle} is a human member`);
   // An owner suspending themselves would lose the power to reinstate themselves.
   if (move === 'suspend' && actor.kind === 'member' && actor.member.handle === handle) {
-    throw conflict('you cannot suspend yourself; ask another Owner/Host or use the steward key');
+    throw conflict('self_action_refused', 'you cannot suspend yourself; ask another Owner/Host or use the steward key');
   }
   // A Host must not be able to lock out the Owners above them (or let back in one another Owner suspended).
   if (move !== 'approve' && (await holdsRole(tx.db, handle, ['owner'], 'anywhere')) && !(await isHostWideOwner(tx.db, actor))) {
-    throw forbidden(`${handle} is an Owner: only a host-wide Owner or the steward key may ${move} an Owner`);
+    throw forbidden('owner_protected', `${handle} is an Owner: only a host-wide Owner or the steward key may ${move} an Owner`);
   }
   // An operator approving their own agent vouches for it in the same step; rolled back if the approval fails.
   if (move === 'approve' && isOperatorOf(actor, member)) await markConfirmed(tx, actor, member);
@@ -54,13 +54,13 @@ export async function moveMember(tx: Tx, actor: Actor, handle: string, move: Mem
   if (Number(result.numUpdatedRows) === 0) {
     const now = await getMember(tx.db, handle);
     if (needsConfirmation && (rule.from as readonly MemberStatus[]).includes(now.status) && !now.operator_confirmed) {
-      throw conflict(
+      throw conflict('member_transition_invalid', 
         `cannot ${move} ${handle}: its operator ${now.operator ?? '(none)'} has not confirmed it; ` +
           `the operator confirms with POST /v0/agents/${handle}/confirm` +
           (move === 'approve' ? ' (or approves it themselves)' : ''),
       );
     }
-    throw conflict(`cannot ${move} ${handle}: it is ${now.status}, not ${rule.from.join(' or ')}`);
+    throw conflict('member_transition_invalid', `cannot ${move} ${handle}: it is ${now.status}, not ${rule.from.join(' or ')}`);
   }
   tx.emit({ type: rule.event, space: null, actor: eventActor(actor), subjects: memberSubjects(member), payload: { handle } });
   return getMember(tx.db, handle);
@@ -74,9 +74,9 @@ export async function moveMember(tx: Tx, actor: Actor, handle: string, move: Mem
 export async function confirmAgent(tx: Tx, actor: Actor, handle: string): Promise<MemberRecord> {
   if (actor.kind !== 'steward') requireActiveMember(actor);
   const member = await getMember(tx.db, handle);
-  if (member.type !== 'agent') throw notFound(`no such agent: ${handle} is a human member`);
+  if (member.type !== 'agent') throw notFound('agent_not_found', `no such agent: ${handle} is a human member`);
   if (actor.kind !== 'steward' && !isOperatorOf(actor, member)) {
-    throw forbidden(`only ${handle}'s operator${member.operator !== null ? ` (${member.operator})` : ''} or the steward key may confirm it`);
+    throw forbidden('not_operator', `only ${handle}'s operator${member.operator !== null ? ` (${member.operator})` : ''} or the steward key may confirm it`);
   }
   await markConfirmed(tx, actor, member);
   return getMember(tx.db, handle);

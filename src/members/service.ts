@@ -15,7 +15,7 @@ export async function findMember(db: Kysely<DatabaseSchema>, handle: string): Pr
 
 export async function getMember(db: Kysely<DatabaseSchema>, handle: string): Promise<MemberRecord> {
   const member = await findMember(db, handle);
-  if (!member) throw notFound(`no such member: ${handle}`);
+  if (!member) throw notFound('member_not_found', `no such member: ${handle}`);
   return member;
 }
 
@@ -37,7 +37,7 @@ export async function createHuman(tx: Tx, actor: EventActor, input: NewHuman): P
     .select(['handle', 'email'])
     .where((eb) => eb.or([eb('handle', '=', input.handle), eb('email', '=', email)]))
     .executeTakeFirst();
-  if (clash) throw conflict(clash.handle === input.handle ? `handle ${input.handle} is taken` : 'that e-mail address is taken');
+  if (clash) throw clash.handle === input.handle ? conflict('handle_taken', `handle ${input.handle} is taken`) : conflict('email_taken', 'that e-mail address is taken');
   await insertMember(tx, {
     handle: input.handle,
     type: 'human',
@@ -88,7 +88,7 @@ export async function insertMember(tx: Tx, row: NewMemberRow): Promise<void> {
       })
       .execute();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`handle ${row.handle}${row.email ? ' or that e-mail address' : ''} is taken`);
+    if (isUniqueViolation(err)) throw conflict('handle_taken', `handle ${row.handle}${row.email ? ' or that e-mail address' : ''} is taken`);
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import type { SpaceRecord } from '../spaces/records.js';
 
 /** protocol: Space status. Content writes (messages, channels, tasks …) need an active Space. */
 export function requireActiveSpace(space: SpaceRecord): void {
-  if (space.status !== 'active') throw conflict(`Space ${space.slug} is ${space.status}: content can be added only to an active Space`);
+  if (space.status !== 'active') throw conflict('space_not_active', `Space ${space.slug} is ${space.status}: content can be added only to an active Space`);
 }
 
 /**
@@ -12,5 +12,5 @@ export function requireActiveSpace(space: SpaceRecord): void {
  * every request (src/content/text.ts).
  */
 export function checkBody(body: string): void {
-  if (body.trim() === '') throw invalid('body must not be blank');
+  if (body.trim() === '') throw invalid('validation_failed', 'body must not be blank');
 }

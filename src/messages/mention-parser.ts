@@ -187,7 +187,7 @@ export function createMentionParser(opts: MentionParserOptions): MentionParser {
   }
 
   function busy(): AtriumError {
-    return new AtriumError(503, 'the host is busy checking other messages for mentions; retry shortly', {
+    return new AtriumError('host_busy', 'the host is busy checking other messages for mentions; retry shortly', {
       'retry-after': String(Math.max(1, Math.ceil(opts.timeoutMs / 1000))),
     });
   }
@@ -218,7 +218,7 @@ export function createMentionParser(opts: MentionParserOptions): MentionParser {
       const timer = setTimeout(() => {
         finishParse(slot);
         retire(slot);
-        request.reject(invalid('the message Markdown is too complex to check for mentions; simplify its formatting'));
+        request.reject(invalid('mention_too_complex', 'the message Markdown is too complex to check for mentions; simplify its formatting'));
         pump();
       }, budget);
       slot.current = { request, timer };
@@ -233,7 +233,7 @@ export function createMentionParser(opts: MentionParserOptions): MentionParser {
         if (closed) return reject(new Error('mention parser is closed'));
         if ((held.get(owner) ?? 0) >= opts.perMember) {
           return reject(
-            new AtriumError(429, `at most ${opts.perMember} of your messages may wait to be checked for mentions at once; retry when they are answered`, {
+            new AtriumError('rate_limited', `at most ${opts.perMember} of your messages may wait to be checked for mentions at once; retry when they are answered`, {
               'retry-after': '1',
             }),
           );

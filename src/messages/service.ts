@@ -161,7 +161,7 @@ export async function postMessage(
 
 async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, candidates: string[], channelFound: boolean): Promise<Placement> {
   if ('channel' in target) {
-    if (!channelFound) throw notFound(`no channel ${target.channel} in Space ${space.slug}`);
+    if (!channelFound) throw notFound('channel_not_found', `no channel ${target.channel} in Space ${space.slug}`);
     const mentioned = await resolveMentions(tx.db, candidates, author);
     return { channel: target.channel, task_id: null, direct: null, mentioned, subject: `channel:${target.channel}` };
   }
@@ -170,7 +170,7 @@ async function place(tx: Tx, author: string, space: SpaceRecord, target: Message
     return { channel: null, task_id: target.task, direct: null, mentioned, subject: `task:${target.task}` };
   }
   const other = target.direct;
-  if (other === author) throw invalid('a direct message needs another member: `to` is yourself');
+  if (other === author) throw invalid('validation_failed', 'a direct message needs another member: `to` is yourself');
   await requireRecipient(tx.db, other, space);
   // Only the other participant is notified: a third member named in the body
   // could not read the message, so naming them notifies nobody (docs/messages.md).
@@ -184,13 +184,13 @@ async function place(tx: Tx, author: string, space: SpaceRecord, target: Message
  */
 async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
   const member = await findMember(db, handle);
-  if (!member) throw invalid(`no such member: ${handle}`);
+  if (!member) throw invalid('unknown_reference', `no such member: ${handle}`);
   const recipient: MemberActor = { kind: 'member', member, credential: { type: 'session', id: 'recipient' } };
   try {
     await requireAct(db, recipient, space);
   } catch (err) {
     if (err instanceof AtriumError && (err.status === 401 || err.status === 403)) {
-      throw forbidden(`${handle} cannot act in Space ${space.slug}, so cannot receive direct messages there`);
+      throw forbidden('recipient_not_admitted', `${handle} cannot act in Space ${space.slug}, so cannot receive direct messages there`);
     }
     throw err;
   }
@@ -232,7 +232,7 @@ async function openPost(
     ])
     .where('s.slug', '=', slug)
     .executeTakeFirst();
-  if (!row) throw notFound(`no such Space: ${slug}`);
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   const { held, channel_found, ...space } = row;
   return { space: toSpaceRecord(space), held: new Map(held ?? []), channelFound: Boolean(channel_found) };
 }
@@ -252,8 +252,8 @@ export async function listMessages(
   if ('direct' in target) {
     const me = requireActiveMember(actor).member.handle;
     await requireRead(db, actor, space);
-    if (!(await findMember(db, target.direct))) throw notFound(`no such member: ${target.direct}`);
-    if (target.direct === me) throw invalid('a direct conversation needs another member');
+    if (!(await findMember(db, target.direct))) throw notFound('member_not_found', `no such member: ${target.direct}`);
+    if (target.direct === me) throw invalid('validation_failed', 'a direct conversation needs another member');
     const [a, b] = conversation(me, target.direct);
     query = query.where('direct_member_a', '=', a).where('direct_member_b', '=', b);
   } else {

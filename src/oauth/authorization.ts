@@ -129,9 +129,9 @@ export interface AuthorizationRequestView {
 
 async function pendingRequest(db: Kysely<DatabaseSchema>, id: string, now: Date): Promise<OAuthAuthorizationRequestTable> {
   const row = await db.selectFrom('oauth_authorization_requests').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(`no such authorization request: ${id}`);
-  if (row.decision !== null) throw conflict(`authorization request ${id} was already ${row.decision}`);
-  if (row.expires_ts <= now.toISOString()) throw gone(`authorization request ${id} has expired: start again from the client`);
+  if (!row) throw notFound('authorization_request_not_found', `no such authorization request: ${id}`);
+  if (row.decision !== null) throw conflict('authorization_request_decided', `authorization request ${id} was already ${row.decision}`);
+  if (row.expires_ts <= now.toISOString()) throw gone('authorization_request_expired', `authorization request ${id} has expired: start again from the client`);
   return row;
 }
 
@@ -177,7 +177,7 @@ export async function viewAuthorizationRequest(db: Kysely<DatabaseSchema>, actor
 }
 
 function requireHuman(type: string): void {
-  if (type !== 'human') throw forbidden('only a signed-in human may consent to an OAuth client');
+  if (type !== 'human') throw forbidden('human_required', 'only a signed-in human may consent to an OAuth client');
 }
 
 /** Claims the pending request for this decision: of two racing decisions only one wins. */
@@ -193,7 +193,7 @@ async function decide(tx: Tx, row: OAuthAuthorizationRequestTable, handle: strin
     .where('id', '=', row.id)
     .where('decision', 'is', null)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw conflict(`authorization request ${row.id} was already decided`);
+  if (Number(result.numUpdatedRows) === 0) throw conflict('authorization_request_decided', `authorization request ${row.id} was already decided`);
 }
 
 /**
@@ -213,25 +213,25 @@ export async function approveAuthorizationRequest(
   requireHuman(me.member.type);
   const row = await pendingRequest(tx.db, id, tx.now);
   const actingRow = await tx.db.selectFrom('members').selectAll().where('handle', '=', body.acting_member).executeTakeFirst();
-  if (!actingRow) throw invalid(`acting_member ${body.acting_member} is not a member`);
+  if (!actingRow) throw invalid('unknown_reference', `acting_member ${body.acting_member} is not a member`);
   const acting = toMemberRecord(actingRow);
   if (acting.handle !== me.member.handle) {
     if (acting.type !== 'agent' || acting.operator !== me.member.handle) {
-      throw forbidden(`a client may act only as you or as one of your own agents; ${acting.handle} is neither`);
+      throw forbidden('acting_member_refused', `a client may act only as you or as one of your own agents; ${acting.handle} is neither`);
     }
     if (acting.status !== 'active' || !acting.operator_confirmed) {
-      throw forbidden(`agent ${acting.handle} is ${acting.status}${acting.operator_confirmed ? '' : ' and not confirmed by you'}: only active, confirmed agents can be chosen`);
+      throw forbidden('acting_member_refused', `agent ${acting.handle} is ${acting.status}${acting.operator_confirmed ? '' : ' and not confirmed by you'}: only active, confirmed agents can be chosen`);
     }
   }
   const scope = normaliseScope(body.scope);
-  if (scope === undefined) throw invalid('scope must be "read" or "read write"');
-  if (scope === 'read write' && row.scope === 'read') throw invalid('the client asked for read only: the grant cannot be wider than the request');
+  if (scope === undefined) throw invalid('validation_failed', 'scope must be "read" or "read write"');
+  if (scope === 'read write' && row.scope === 'read') throw invalid('validation_failed', 'the client asked for read only: the grant cannot be wider than the request');
   let spaces: string[] | null = null;
   if (body.spaces !== null) {
     spaces = [...new Set(body.spaces)].sort();
     const known = await tx.db.selectFrom('spaces').select('slug').where('slug', 'in', spaces.length > 0 ? spaces : ['']).execute();
     const missing = spaces.filter((s) => !known.some((k) => k.slug === s));
-    if (missing.length > 0) throw invalid(`no such Space: ${missing.join(', ')}`);
+    if (missing.length > 0) throw invalid('unknown_reference', `no such Space: ${missing.join(', ')}`);
   }
   const client = await tx.db.selectFrom('oauth_clients').select('client_name').where('client_id', '=', row.client_id).executeTakeFirst();
   const grant = await createGrant(tx, {

@@ -100,7 +100,7 @@ export async function revokeOwnGrant(tx: Tx, actor: Actor, id: string): Promise<
   const me = requireSession(actor);
   const find = () => tx.db.selectFrom('oauth_grants').selectAll().where('id', '=', id).where('human_handle', '=', me.member.handle).executeTakeFirst();
   // Someone else's grant is "no such grant": its existence is not the caller's business.
-  if (!(await find())) throw notFound(`no such grant: ${id}`);
+  if (!(await find())) throw notFound('grant_not_found', `no such grant: ${id}`);
   await revokeGrant(tx, id, 'revoked');
   return toView((await find())!);
 }

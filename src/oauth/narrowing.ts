@@ -17,12 +17,12 @@ export function onlyReads(op: AnyOperation): boolean {
 export function refuseBeyondGrant(op: AnyOperation, grant: GrantNarrowing, resource: string): void {
   if (onlyReads(op)) return;
   if (grant.scope === 'read') {
-    throw new AtriumError(403, `this credential's grant is read-only: ${op.name} writes, which needs the "write" scope`, {
+    throw new AtriumError('grant_read_only', `this credential's grant is read-only: ${op.name} writes, which needs the "write" scope`, {
       'www-authenticate': bearerChallenge(resource, { insufficientScope: 'write' }),
     });
   }
   if (grant.spaces !== null && !namesSpace(op)) {
-    throw forbidden(`this credential's grant covers only some Spaces: ${op.name} writes outside any Space`);
+    throw forbidden('grant_space_excluded', `this credential's grant covers only some Spaces: ${op.name} writes outside any Space`);
   }
 }
 
@@ -44,5 +44,5 @@ export function narrowToGrantSpaces(op: AnyOperation, actor: Actor, params: unkn
   const slug = named?.slug ?? named?.space;
   if (typeof slug !== 'string' || spaces.includes(slug)) return actor;
   if (onlyReads(op) && op.auth.anonymous) return ANONYMOUS;
-  throw forbidden(`this credential's grant does not cover Space ${slug}: outside its Spaces it reads only what is public and writes nothing`);
+  throw forbidden('grant_space_excluded', `this credential's grant does not cover Space ${slug}: outside its Spaces it reads only what is public and writes nothing`);
 }

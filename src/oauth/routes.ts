@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { AtriumError } from '../shared/errors.js';
+import { ERROR_CODE_HEADER, errorStatus, type ErrorCode } from '../shared/error-catalogue.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
 import { startAuthorization } from './authorization.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, RESOURCE_PATHS, resourceUrl, type ResourceName } from './challenge.js';
@@ -156,22 +157,23 @@ function singleValues(query: unknown): Record<string, string | undefined> {
 /** Every failure here leaves as an OAuth error; nothing internal reaches the client. */
 function sendOAuthError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof OAuthError) {
-    reply.code(error.status).headers(error.headers).send(error.body);
+    reply.code(error.status).headers(error.headers).header(ERROR_CODE_HEADER, error.code).send(error.body);
     return;
   }
   if (error instanceof AtriumError && error.status === 429) {
-    reply.code(429).headers(error.headers).send({ error: 'too_many_requests', error_description: error.detail });
+    reply.code(429).headers(error.headers).header(ERROR_CODE_HEADER, 'rate_limited').send({ error: 'too_many_requests', error_description: error.detail });
     return;
   }
   if (error instanceof AtriumError && error.status < 500) {
-    reply.code(400).send({ error: 'invalid_request', error_description: error.detail });
+    reply.code(400).header(ERROR_CODE_HEADER, 'oauth_invalid_request').send({ error: 'invalid_request', error_description: error.detail });
     return;
   }
   const status = (error as { statusCode?: number }).statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
-    reply.code(status === 413 || status === 415 ? status : 400).send({ error: 'invalid_request', error_description: (error as Error).message });
+    const code: ErrorCode = status === 413 ? 'body_too_large' : status === 415 ? 'unsupported_media_type' : 'oauth_invalid_request';
+    reply.code(errorStatus(code)).header(ERROR_CODE_HEADER, code).send({ error: 'invalid_request', error_description: (error as Error).message });
     return;
   }
   request.log.error({ err: error }, 'unhandled error at an OAuth endpoint');
-  reply.code(500).send({ error: 'server_error', error_description: 'internal server error' });
+  reply.code(500).header(ERROR_CODE_HEADER, 'internal_error').send({ error: 'server_error', error_description: 'internal server error' });
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { secretsEqual } from '../shared/secrets.js';
+import { ERROR_CODE_HEADER } from '../shared/error-catalogue.js';
 import type { Metrics } from './metrics.js';
 
 /** Whether this node should be sent traffic: false from the moment it starts shutting down. */
@@ -19,12 +20,12 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext, met
   app.get('/healthz', hidden, async () => ({ status: 'ok' }));
 
   app.get('/readyz', hidden, async (_request, reply) => {
-    if (readiness.draining) return reply.code(503).send({ detail: 'this node is shutting down' });
+    if (readiness.draining) return reply.code(503).header(ERROR_CODE_HEADER, 'node_unavailable').send({ detail: 'this node is shutting down' });
     try {
       // Migrations run before a node listens, so a node that answers has migrated; the database must still answer now.
       await sql`select 1`.execute(ctx.db.kysely);
     } catch {
-      return reply.code(503).send({ detail: 'this node cannot reach its database' });
+      return reply.code(503).header(ERROR_CODE_HEADER, 'node_unavailable').send({ detail: 'this node cannot reach its database' });
     }
     return { status: 'ready' };
   });
@@ -36,7 +37,7 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext, met
     if (config.key !== undefined) {
       const presented = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
       if (presented === undefined || !secretsEqual(presented, config.key)) {
-        return reply.code(401).header('www-authenticate', 'Bearer realm="atrium-metrics"').send({ detail: 'the metrics key is required' });
+        return reply.code(401).header('www-authenticate', 'Bearer realm="atrium-metrics"').header(ERROR_CODE_HEADER, 'credential_required').send({ detail: 'the metrics key is required' });
       }
     }
     return reply.type(registry.contentType).send(await registry.metrics());

@@ -19,13 +19,13 @@ import type { DatabaseSchema } from '../storage/schema.js';
  */
 export async function requirePinAppender(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<void> {
   if (await isOwnerOrHost(db, actor, { space: space.slug })) return;
-  if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
+  if (actor.kind === 'anonymous') throw unauthenticated('credential_required', 'a credential is required');
   if (actor.kind === 'member' && (await holdsRole(db, actor.member.handle, ['maintainer'], { space: space.slug, orHostWide: false }))) {
     await requireAct(db, actor, space);
     if (actor.member.type === 'agent') await requireOperatorCanAct(db, actor.member, space);
     return;
   }
-  throw forbidden(`only an Owner/Host of Space ${space.slug} or its designated maintainer may append pins`);
+  throw forbidden('pin_append_forbidden', `only an Owner/Host of Space ${space.slug} or its designated maintainer may append pins`);
 }
 
 
@@ -37,7 +37,7 @@ export async function requirePinAppender(db: Kysely<DatabaseSchema>, actor: Acto
  */
 async function requireOperatorCanAct(db: Kysely<DatabaseSchema>, agent: MemberRecord, space: SpaceRecord): Promise<void> {
   const operator = agent.operator ? await findMember(db, agent.operator) : undefined;
-  const refuse = (why: string) => forbidden(`maintainer ${agent.handle} acts for ${agent.operator ?? 'no operator'}, who ${why}`);
+  const refuse = (why: string) => forbidden('pin_append_forbidden', `maintainer ${agent.handle} acts for ${agent.operator ?? 'no operator'}, who ${why}`);
   if (!operator || operator.type !== 'human') throw refuse('is not a registered human member');
   if (operator.status !== 'active') throw refuse(`is ${operator.status}`);
   const state = await membershipState(db, space.slug, operator.handle);

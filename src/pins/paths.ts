@@ -59,7 +59,7 @@ export function repositoryPathProblem(path: string): string | undefined {
 /** 422 for a path that may not be pinned or read; `where` names the field for the caller. */
 export function checkRepositoryPath(path: string, where: string): void {
   const problem = repositoryPathProblem(path);
-  if (problem) throw invalid(`${where}: repository path "${printable(path)}" ${problem}`);
+  if (problem) throw invalid('validation_failed', `${where}: repository path "${printable(path)}" ${problem}`);
 }
 
 /** A path echoed in a detail must not smuggle control characters into a terminal or a log. */

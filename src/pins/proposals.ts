@@ -74,7 +74,7 @@ function toRecord(row: ProposalRow): PinProposalRecord {
 
 async function proposal(db: Kysely<DatabaseSchema>, slug: string, id: number): Promise<PinProposalRecord> {
   const row = await proposalQuery(db, slug).where('t.id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(`no pin proposal ${id} in Space ${slug}`);
+  if (!row) throw notFound('pin_proposal_not_found', `no pin proposal ${id} in Space ${slug}`);
   return toRecord(row);
 }
 
@@ -89,14 +89,14 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
   requirePinnable(space);
   const resourceId = input.resource_id;
   const me = member.member.handle;
-  if (input.rationale.trim() === '') throw invalid('body.rationale must not be blank');
+  if (input.rationale.trim() === '') throw invalid('validation_failed', 'body.rationale must not be blank');
   if (isRepositoryEntry(resourceId)) {
-    throw invalid('body.resource_id: repository-file pins are host-only and never proposed; an Owner/Host pins them with POST …/pins');
+    throw invalid('validation_failed', 'body.resource_id: repository-file pins are host-only and never proposed; an Owner/Host pins them with POST …/pins');
   }
   if (!(await resourcesInSpace(tx.db, slug, [resourceId])).has(resourceId)) {
-    throw invalid(`body.resource_id: no Resource ${printable(resourceId)} in Space ${slug}`);
+    throw invalid('unknown_reference', `body.resource_id: no Resource ${printable(resourceId)} in Space ${slug}`);
   }
-  if (space.pinned_resources.includes(resourceId)) throw conflict(`Resource ${resourceId} is already pinned in Space ${slug}`);
+  if (space.pinned_resources.includes(resourceId)) throw conflict('already_pinned', `Resource ${resourceId} is already pinned in Space ${slug}`);
   const pending = tx.db
     .selectFrom('tasks')
     .select(['id', 'created_by'])
@@ -104,9 +104,9 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
     .where('kind', '=', 'pin_proposal')
     .where('status', '=', 'open');
   const forResource = await pending.where('resource_id', '=', resourceId).executeTakeFirst();
-  if (forResource) throw conflict(`Resource ${resourceId} already has a pending pin proposal (${forResource.id}, by ${forResource.created_by})`);
+  if (forResource) throw conflict('pin_proposal_exists', `Resource ${resourceId} already has a pending pin proposal (${forResource.id}, by ${forResource.created_by})`);
   const mine = await pending.where('created_by', '=', me).executeTakeFirst();
-  if (mine) throw conflict(`${me} already has an unresolved pin proposal in Space ${slug} (${mine.id}): one at a time`);
+  if (mine) throw conflict('pin_proposal_exists', `${me} already has an unresolved pin proposal in Space ${slug} (${mine.id}): one at a time`);
 
   const ts = tx.now.toISOString();
   let id: number;
@@ -131,7 +131,7 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
       .executeTakeFirstOrThrow();
     id = Number(inserted.id);
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`a pin proposal for Resource ${resourceId}, or by ${me}, is already pending in Space ${slug}`);
+    if (isUniqueViolation(err)) throw conflict('pin_proposal_exists', `a pin proposal for Resource ${resourceId}, or by ${me}, is already pending in Space ${slug}`);
     throw err;
   }
   tx.emit({
@@ -153,8 +153,8 @@ async function lockProposal(tx: Tx, slug: string, id: number) {
     .where('space', '=', slug)
     .where('kind', '=', 'pin_proposal');
   const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  if (!row) throw notFound(`no pin proposal ${id} in Space ${slug}`);
-  if (row.status !== 'open') throw conflict(`pin proposal ${id} is already ${proposalStatus(row.status)}`);
+  if (!row) throw notFound('pin_proposal_not_found', `no pin proposal ${id} in Space ${slug}`);
+  if (row.status !== 'open') throw conflict('pin_proposal_resolved', `pin proposal ${id} is already ${proposalStatus(row.status)}`);
   return { id: Number(row.id), resourceId: row.resource_id ?? '', proposedBy: row.created_by };
 }
 
@@ -167,7 +167,7 @@ async function decide(tx: Tx, actor: Actor, id: number, decision: 'accepted' | '
     .where('id', '=', id)
     .where('status', '=', 'open')
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw conflict(`pin proposal ${id} is no longer pending`);
+  if (Number(result.numUpdatedRows) !== 1) throw conflict('pin_proposal_resolved', `pin proposal ${id} is no longer pending`);
   await tx.db
     .insertInto('pin_proposal_decisions')
     .values({ task_id: id, decision, decided_by: actor.kind === 'member' ? actor.member.handle : null, reason, decided_ts: ts })
@@ -185,7 +185,7 @@ export async function acceptProposal(tx: Tx, actor: Actor, slug: string, id: num
   requirePinnable(space);
   const found = await lockProposal(tx, slug, id);
   if (!(await resourcesInSpace(tx.db, slug, [found.resourceId])).has(found.resourceId)) {
-    throw conflict(`Resource ${found.resourceId} no longer exists in Space ${slug}`);
+    throw conflict('pin_proposal_stale', `Resource ${found.resourceId} no longer exists in Space ${slug}`);
   }
   await decide(tx, actor, id, 'accepted', '');
   const subjects = [`space:${slug}`, `task:${id}`, `resource:${found.resourceId}`, `member:${found.proposedBy}`];
@@ -235,7 +235,7 @@ export async function declineProposal(tx: Tx, actor: Actor, slug: string, id: nu
   const space = await lockSpace(tx, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   requirePinnable(space);
-  if (reason.trim() === '') throw invalid('body.reason must not be blank');
+  if (reason.trim() === '') throw invalid('validation_failed', 'body.reason must not be blank');
   const found = await lockProposal(tx, slug, id);
   await decide(tx, actor, id, 'declined', reason);
   tx.emit({

@@ -46,13 +46,13 @@ export async function viewRepository(repositoryPath: string | undefined, entries
 export async function lockSpace(tx: Tx, slug: string): Promise<SpaceRecord> {
   const query = tx.db.selectFrom('spaces').selectAll().where('slug', '=', slug);
   const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  if (!row) throw notFound(`no such Space: ${slug}`);
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   return toSpaceRecord(row);
 }
 
 /** Pins change only in `active` Spaces; archived ones are read-only (protocol: Space status). */
 export function requirePinnable(space: SpaceRecord): void {
-  if (space.status !== 'active') throw conflict(`Space ${space.slug} is ${space.status}: pins change only in an active Space`);
+  if (space.status !== 'active') throw conflict('space_not_active', `Space ${space.slug} is ${space.status}: pins change only in an active Space`);
 }
 
 export interface SetPinsInput {
@@ -66,9 +66,9 @@ export async function setPins(tx: Tx, actor: Actor, slug: string, input: SetPins
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   requirePinnable(space);
   const next = input.resource_ids;
-  if (next.length > MAX_PINS) throw invalid(`body.resource_ids: at most ${MAX_PINS} pins, got ${next.length}`);
+  if (next.length > MAX_PINS) throw invalid('validation_failed', `body.resource_ids: at most ${MAX_PINS} pins, got ${next.length}`);
   const repeated = next.find((entry, i) => next.indexOf(entry) !== i);
-  if (repeated !== undefined) throw invalid(`body.resource_ids: ${printable(repeated)} appears more than once`);
+  if (repeated !== undefined) throw invalid('validation_failed', `body.resource_ids: ${printable(repeated)} appears more than once`);
   const previous = space.pinned_resources;
   if (sameList(previous, next)) return space;
 
@@ -81,7 +81,7 @@ export async function setPins(tx: Tx, actor: Actor, slug: string, input: SetPins
   for (const { entry, index } of added) {
     const where = `body.resource_ids[${index}]`;
     if (isRepositoryEntry(entry)) checkNewRepositoryPin(entryPath(entry), where, repository);
-    else if (!resources.has(entry)) throw invalid(`${where}: no Resource ${printable(entry)} in Space ${slug}`);
+    else if (!resources.has(entry)) throw invalid('unknown_reference', `${where}: no Resource ${printable(entry)} in Space ${slug}`);
   }
   return writePins(tx, actor, space, next, input.reason ?? '');
 }
@@ -89,10 +89,10 @@ export async function setPins(tx: Tx, actor: Actor, slug: string, input: SetPins
 /** A new repository pin must name a UTF-8 `.md` file that exists on `main` now (protocol: Pins and the front page). */
 function checkNewRepositoryPin(path: string, where: string, repository: RepositoryView): void {
   checkRepositoryPath(path, where);
-  if (!repository.configured) throw invalid(`${where}: repository pins are not available on this host (ATRIUM_REPOSITORY_PATH is not set)`);
-  if (repository.snapshot.commit === null) throw invalid(`${where}: the host repository has no readable main branch`);
+  if (!repository.configured) throw invalid('repository_unavailable', `${where}: repository pins are not available on this host (ATRIUM_REPOSITORY_PATH is not set)`);
+  if (repository.snapshot.commit === null) throw invalid('repository_unavailable', `${where}: the host repository has no readable main branch`);
   const state = repository.snapshot.files.get(path) ?? { state: 'missing' };
-  if (state.state !== 'text') throw invalid(`${where}: ${printable(path)} ${unreadable(state)} on main`);
+  if (state.state !== 'text') throw invalid('validation_failed', `${where}: ${printable(path)} ${unreadable(state)} on main`);
 }
 
 function unreadable(state: Exclude<RepositoryFileState, { state: 'text' }>): string {
@@ -122,9 +122,9 @@ export async function appendPin(tx: Tx, actor: Actor, slug: string, input: Appen
   requirePinnable(space);
   const id = input.resource_id;
   if (isRepositoryEntry(id)) {
-    throw invalid('body.resource_id: append takes a Resource of this Space, never a repository path; an Owner/Host sets repository pins with POST …/pins');
+    throw invalid('validation_failed', 'body.resource_id: append takes a Resource of this Space, never a repository path; an Owner/Host sets repository pins with POST …/pins');
   }
-  if (!(await resourcesInSpace(tx.db, slug, [id])).has(id)) throw invalid(`body.resource_id: no Resource ${printable(id)} in Space ${slug}`);
+  if (!(await resourcesInSpace(tx.db, slug, [id])).has(id)) throw invalid('unknown_reference', `body.resource_id: no Resource ${printable(id)} in Space ${slug}`);
   return appendResource(tx, actor, space, id, input.reason ?? '');
 }
 
@@ -133,7 +133,7 @@ export async function appendResource(tx: Tx, actor: Actor, space: SpaceRecord, i
   const previous = space.pinned_resources;
   if (previous.includes(id)) return space;
   if (previous.length >= MAX_PINS) {
-    throw conflict(`Space ${space.slug} already has ${MAX_PINS} pins: an Owner/Host must unpin one first (nothing was evicted)`);
+    throw conflict('pin_limit_reached', `Space ${space.slug} already has ${MAX_PINS} pins: an Owner/Host must unpin one first (nothing was evicted)`);
   }
   return writePins(tx, actor, space, [...previous, id], reason, proposal);
 }
@@ -235,14 +235,14 @@ export async function readRepositoryFile(
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);
   checkRepositoryPath(path, 'querystring.path');
-  if (repositoryPath === undefined) throw invalid('repository files are not available on this host (ATRIUM_REPOSITORY_PATH is not set)');
+  if (repositoryPath === undefined) throw invalid('repository_unavailable', 'repository files are not available on this host (ATRIUM_REPOSITORY_PATH is not set)');
   if (!space.pinned_resources.includes(repositoryEntry(path)) && !(await isOwnerOrHost(db, actor, { space: slug }))) {
     const detail = `${printable(path)} is not pinned in Space ${slug}: only an Owner/Host (signed-in session) may read unpinned repository files`;
-    throw actor.kind === 'anonymous' ? unauthenticated(detail) : forbidden(detail);
+    throw actor.kind === 'anonymous' ? unauthenticated('credential_required', detail) : forbidden('repository_file_forbidden', detail);
   }
   const snapshot = await readMainFiles(repositoryPath, [path]);
-  if (snapshot.commit === null) throw notFound('the host repository has no readable main branch');
+  if (snapshot.commit === null) throw notFound('repository_file_not_found', 'the host repository has no readable main branch');
   const file = snapshot.files.get(path) ?? { state: 'missing' };
-  if (file.state !== 'text') throw notFound(`${printable(path)} ${unreadable(file)} on main`);
+  if (file.state !== 'text') throw notFound('repository_file_not_found', `${printable(path)} ${unreadable(file)} on main`);
   return { space: slug, path, commit: snapshot.commit, byte_length: file.byteLength, body: file.text };
 }

@@ -46,17 +46,17 @@ export interface PreparedContent {
  */
 export function prepareContent(text: string, mimeType: string | undefined, maxBytes: number): PreparedContent {
   const mime = mimeType ?? DEFAULT_MIME_TYPE;
-  if (!(MIME_TYPES as readonly string[]).includes(mime)) throw invalid(`body.mime_type must be one of: ${MIME_TYPES.join(', ')}`);
-  if (findUnstorableText(text)) throw invalid('body.content must be UTF-8 text without NUL characters or unpaired surrogates');
+  if (!(MIME_TYPES as readonly string[]).includes(mime)) throw invalid('validation_failed', `body.mime_type must be one of: ${MIME_TYPES.join(', ')}`);
+  if (findUnstorableText(text)) throw invalid('validation_failed', 'body.content must be UTF-8 text without NUL characters or unpaired surrogates');
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > maxBytes) {
-    throw invalid(`body.content is ${bytes.length} bytes of UTF-8; the limit is ${maxBytes} bytes`);
+    throw invalid('validation_failed', `body.content is ${bytes.length} bytes of UTF-8; the limit is ${maxBytes} bytes`);
   }
   return { text, bytes, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, mime_type: mime as ResourceMimeType };
 }
 
 function checkName(name: string): void {
-  if (name.trim() === '') throw invalid('body.name must not be blank');
+  if (name.trim() === '') throw invalid('validation_failed', 'body.name must not be blank');
 }
 
 export interface NewResource {
@@ -135,7 +135,7 @@ export async function readResourceBody(db: Reader, id: string, version?: number)
 
 async function requireResource(db: Reader, slug: string, id: string): Promise<ResourceRecord> {
   const resource = await findResource(db, slug, id);
-  if (!resource) throw notFound(`no Resource ${id} in Space ${slug}`);
+  if (!resource) throw notFound('resource_not_found', `no Resource ${id} in Space ${slug}`);
   return resource;
 }
 
@@ -221,7 +221,7 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
   const advanced = await update.returning(['current_version', 'name']).executeTakeFirst();
   if (!advanced) {
     const current = await requireResource(tx.db, slug, id);
-    throw conflict(
+    throw conflict('version_conflict', 
       `Resource ${id} is at version ${current.current_version}, not ${expected}: expected_version is stale. Read it again and reapply your change.`,
     );
   }
@@ -282,7 +282,7 @@ export async function listResources(db: Reader, actor: Actor, slug: string, filt
       .where('id', '=', filters.before)
       .where('space', '=', slug)
       .executeTakeFirst();
-    if (!anchor) throw invalid(`querystring.before: no Resource ${filters.before} in Space ${slug}`);
+    if (!anchor) throw invalid('unknown_reference', `querystring.before: no Resource ${filters.before} in Space ${slug}`);
     query = query.where((eb) =>
       eb.or([eb('r.updated_ts', '<', anchor.updated_ts), eb.and([eb('r.updated_ts', '=', anchor.updated_ts), eb('r.id', '<', anchor.id)])]),
     );
@@ -326,6 +326,6 @@ export async function readableVersion(db: Reader, actor: Actor, slug: string, id
     .where('v.resource_id', '=', id)
     .where('v.version', '=', version)
     .executeTakeFirst();
-  if (!row) throw notFound(`Resource ${id} has no version ${version}`);
+  if (!row) throw notFound('resource_version_not_found', `Resource ${id} has no version ${version}`);
   return { ...toResourceVersionRecord(row), content: utf8.decode(row.bytes) };
 }

@@ -36,12 +36,12 @@ export async function isOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Actor, sc
  * with 403: an agent's key is authenticated, so no credential would help it.
  */
 export async function requireOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Actor, scope: OwnerHostScope = {}): Promise<void> {
-  if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
+  if (actor.kind === 'anonymous') throw unauthenticated('credential_required', 'a credential is required');
   if (await isOwnerOrHost(db, actor, scope)) return;
   if (scope.signedIn && actor.kind === 'member' && actor.credential.type === 'key' && (await hasOwnerHostAssignment(db, actor, scope))) {
-    throw forbidden('this Owner/Host power needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
+    throw forbidden('session_required', 'this Owner/Host power needs a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
   }
-  throw forbidden(scope.hostWideOnly ? 'a host-wide Owner or Host role is required' : 'Owner or Host role required');
+  throw forbidden('role_required', scope.hostWideOnly ? 'a host-wide Owner or Host role is required' : 'Owner or Host role required');
 }
 
 async function hasOwnerHostAssignment(db: Kysely<DatabaseSchema>, actor: MemberActor, scope: OwnerHostScope): Promise<boolean> {
@@ -80,13 +80,13 @@ export async function holdsRole(
  * enough, and an API key is refused: who holds power stays a sign-in decision.
  */
 export async function requireHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor): Promise<void> {
-  if (actor.kind === 'anonymous') throw unauthenticated('a credential is required');
+  if (actor.kind === 'anonymous') throw unauthenticated('credential_required', 'a credential is required');
   if (actor.kind === 'steward') return;
   if (actor.kind === 'member' && (await holdsHostWideOwner(db, actor.member))) {
     if (actor.credential.type === 'session') return;
-    throw forbidden('Owner powers need a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
+    throw forbidden('session_required', 'Owner powers need a signed-in session; API keys are refused (sign in through the web app, or `atrium sign-in` in the CLI)');
   }
-  throw forbidden('a host-wide Owner role is required');
+  throw forbidden('role_required', 'a host-wide Owner role is required');
 }
 
 /** The steward key, or an active human with a host-wide `owner` assignment using their own member credential. */
@@ -102,15 +102,15 @@ async function holdsHostWideOwner(db: Kysely<DatabaseSchema>, member: MemberReco
 
 /** Acting members must be active; a pending agent or suspended member may not act. */
 export function requireActiveMember(actor: Actor): MemberActor {
-  if (actor.kind === 'anonymous') throw unauthenticated('a member credential is required');
-  if (actor.kind !== 'member') throw forbidden('a member credential is required');
-  if (actor.member.status !== 'active') throw forbidden(`member ${actor.member.handle} is ${actor.member.status}`);
+  if (actor.kind === 'anonymous') throw unauthenticated('credential_required', 'a member credential is required');
+  if (actor.kind !== 'member') throw forbidden('member_required', 'a member credential is required');
+  if (actor.member.status !== 'active') throw forbidden(actor.member.status === 'pending' ? 'member_pending' : 'member_suspended', `member ${actor.member.handle} is ${actor.member.status}`);
   return actor;
 }
 
 export function requireActiveHuman(actor: Actor): MemberActor {
   const member = requireActiveMember(actor);
-  if (member.member.type !== 'human') throw forbidden('an active human member is required');
+  if (member.member.type !== 'human') throw forbidden('human_required', 'an active human member is required');
   return member;
 }
 

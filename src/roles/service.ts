@@ -25,13 +25,13 @@ export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment
   // The member is a reference inside the body, like the Space: an unknown one is
   // invalid input (422), not a missing resource (docs/decisions-local.md).
   const member = await findMember(tx.db, input.member);
-  if (!member) throw invalid(`no such member: ${input.member}`);
+  if (!member) throw invalid('unknown_reference', `no such member: ${input.member}`);
   const space = input.space ?? null;
-  if (member.type === 'agent' && input.role !== 'maintainer') throw invalid('agents never hold the owner or host role');
-  if (input.role === 'maintainer' && space === null) throw invalid('the maintainer role is always scoped to one Space');
+  if (member.type === 'agent' && input.role !== 'maintainer') throw invalid('validation_failed', 'agents never hold the owner or host role');
+  if (input.role === 'maintainer' && space === null) throw invalid('validation_failed', 'the maintainer role is always scoped to one Space');
   if (space !== null) {
     const exists = await tx.db.selectFrom('spaces').select('slug').where('slug', '=', space).executeTakeFirst();
-    if (!exists) throw invalid(`no such Space: ${space}`);
+    if (!exists) throw invalid('unknown_reference', `no such Space: ${space}`);
   }
   const duplicate = await tx.db
     .selectFrom('role_assignments')
@@ -41,7 +41,7 @@ export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment
     .where('status', '=', 'active')
     .where((eb) => (space === null ? eb('space', 'is', null) : eb('space', '=', space)))
     .executeTakeFirst();
-  if (duplicate) throw conflict(`${member.handle} already holds ${input.role}${space ? ` in ${space}` : ' host-wide'}`);
+  if (duplicate) throw conflict('role_already_held', `${member.handle} already holds ${input.role}${space ? ` in ${space}` : ' host-wide'}`);
   const row: RoleAssignmentTable = {
     id: newId('role'),
     member_handle: member.handle,
@@ -57,7 +57,7 @@ export async function assignRole(tx: Tx, actor: EventActor, input: NewAssignment
     await tx.db.insertInto('role_assignments').values(row).execute();
   } catch (err) {
     // A concurrent assignment of the same role won between our check and insert.
-    if (isUniqueViolation(err)) throw conflict(`${member.handle} already holds ${input.role}${space ? ` in ${space}` : ' host-wide'}`);
+    if (isUniqueViolation(err)) throw conflict('role_already_held', `${member.handle} already holds ${input.role}${space ? ` in ${space}` : ' host-wide'}`);
     throw err;
   }
   tx.emit({
@@ -108,7 +108,7 @@ export async function listAssignments(db: Kysely<DatabaseSchema>, filter: Assign
 
 export async function getAssignment(db: Kysely<DatabaseSchema>, id: string): Promise<RoleAssignment> {
   const row = await db.selectFrom('role_assignments').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(`no such role assignment: ${id}`);
+  if (!row) throw notFound('role_assignment_not_found', `no such role assignment: ${id}`);
   return toAssignment(row);
 }
 
@@ -118,11 +118,11 @@ export async function getAssignment(db: Kysely<DatabaseSchema>, id: string): Pro
  */
 export async function revokeRole(tx: Tx, actor: EventActor, id: string): Promise<RoleAssignment> {
   const assignment = await getAssignment(tx.db, id);
-  if (assignment.status === 'revoked') throw conflict(`role assignment ${id} is already revoked`);
+  if (assignment.status === 'revoked') throw conflict('role_already_revoked', `role assignment ${id} is already revoked`);
   // Like self-suspension: an owner dropping their own host-wide owner role would
   // lose the power to undo it; another owner or the steward key must do it.
   if ('handle' in actor && actor.handle === assignment.member && assignment.role === 'owner' && assignment.space === null) {
-    throw conflict('you cannot revoke your own host-wide owner role; ask another owner or use the steward key');
+    throw conflict('self_action_refused', 'you cannot revoke your own host-wide owner role; ask another owner or use the steward key');
   }
   const result = await tx.db
     .updateTable('role_assignments')
@@ -130,7 +130,7 @@ export async function revokeRole(tx: Tx, actor: EventActor, id: string): Promise
     .where('id', '=', id)
     .where('status', '=', 'active')
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw conflict(`role assignment ${id} is already revoked`);
+  if (Number(result.numUpdatedRows) === 0) throw conflict('role_already_revoked', `role assignment ${id} is already revoked`);
   tx.emit({
     type: 'role_revoked',
     space: null,

@@ -1,23 +1,28 @@
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorCodeOf, type ErrorStatus } from './error-catalogue.js';
+
 /**
  * The one error type domain code throws. The HTTP edge turns it into a
- * `{detail}` body with `status`; MCP will turn it into a tool error with the same
- * pair. `detail` is written for the caller: it never holds SQL, stack frames or
- * secrets.
+ * `{detail}` body with the status its code has in the catalogue and the code in
+ * `Atrium-Error`; MCP turns it into a tool error with the same code. `detail` is
+ * written for the caller: it never holds SQL, stack frames or secrets.
  */
 export class AtriumError extends Error {
+  /** Taken from the catalogue, so a code never travels with another status. */
+  readonly status: ErrorStatus;
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'AtriumError';
+    this.status = ERROR_CATALOGUE[code].status;
   }
 }
 
-export const unauthenticated = (detail = 'a credential is required') => new AtriumError(401, detail);
-export const forbidden = (detail: string) => new AtriumError(403, detail);
-export const notFound = (detail: string) => new AtriumError(404, detail);
-export const conflict = (detail: string) => new AtriumError(409, detail);
-export const gone = (detail: string) => new AtriumError(410, detail);
-export const invalid = (detail: string) => new AtriumError(422, detail);
+export const unauthenticated = (code: ErrorCodeOf<401>, detail: string) => new AtriumError(code, detail);
+export const forbidden = (code: ErrorCodeOf<403>, detail: string) => new AtriumError(code, detail);
+export const notFound = (code: ErrorCodeOf<404>, detail: string) => new AtriumError(code, detail);
+export const conflict = (code: ErrorCodeOf<409>, detail: string) => new AtriumError(code, detail);
+export const gone = (code: ErrorCodeOf<410>, detail: string) => new AtriumError(code, detail);
+export const invalid = (code: ErrorCodeOf<422>, detail: string) => new AtriumError(code, detail);

@@ -19,6 +19,7 @@ export const GATEWAY_ERROR_STATUS = {
   approval_invalid: 403,
   task_not_claimed: 403,
   audit_disabled: 403,
+  route_not_found: 404,
   connection_not_found: 404,
   ticket_replayed: 409,
   approval_consumed: 409,

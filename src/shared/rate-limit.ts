@@ -40,7 +40,7 @@ export async function consumeRateLimit(
     .where('key_hash', '=', rule.keyDigest)
     .executeTakeFirstOrThrow();
   if (Number(recent.n) >= rule.limit) {
-    throw new AtriumError(429, rule.detail, { 'retry-after': String(Math.ceil(rule.windowMs / 1000)) });
+    throw new AtriumError('rate_limited', rule.detail, { 'retry-after': String(Math.ceil(rule.windowMs / 1000)) });
   }
   await tx.db.insertInto('rate_limit_hits').values({ bucket: rule.bucket, key_hash: rule.keyDigest, hit_ts: tx.now.toISOString() }).execute();
 }

@@ -41,8 +41,8 @@ export async function canRead(db: Kysely<DatabaseSchema>, actor: Actor, space: S
 
 export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<void> {
   if (await canRead(db, actor, space)) return;
-  if (actor.kind === 'anonymous') throw unauthenticated(`Space ${space.slug} is invite-only: a credential is required`);
-  throw forbidden(`Space ${space.slug} is invite-only: current admission is required`);
+  if (actor.kind === 'anonymous') throw unauthenticated('credential_required', `Space ${space.slug} is invite-only: a credential is required`);
+  throw forbidden('not_admitted', `Space ${space.slug} is invite-only: current admission is required`);
 }
 
 /** An OAuth grant narrowed to Spaces that do not include this one. */
@@ -62,14 +62,14 @@ export async function requireAct(
   known?: { state: MembershipState | undefined },
 ): Promise<MemberActor> {
   const member = requireActiveMember(actor);
-  if (outsideGrant(actor, space.slug)) throw forbidden(`this credential's grant does not cover Space ${space.slug}: it may not act there`);
+  if (outsideGrant(actor, space.slug)) throw forbidden('grant_space_excluded', `this credential's grant does not cover Space ${space.slug}: it may not act there`);
   const state = known ? known.state : await membershipState(db, space.slug, member.member.handle);
   if (state === 'admitted') return member;
   // Removal must mean something in an open Space too: a removed member may not
   // act there until an Owner/Host invites them back (docs/decisions-local.md).
   if (space.join_policy === 'open' && state !== 'removed') return member;
   if (await isOwnerOrHost(db, actor, { space: space.slug })) return member;
-  throw forbidden(state === 'removed' ? `${member.member.handle} was removed from Space ${space.slug}` : `Space ${space.slug} requires admission`);
+  throw forbidden('not_admitted', state === 'removed' ? `${member.member.handle} was removed from Space ${space.slug}` : `Space ${space.slug} requires admission`);
 }
 
 /**
@@ -118,7 +118,7 @@ async function setState(tx: Tx, slug: string, handle: string, state: MembershipS
 export async function join(tx: Tx, actor: Actor, slug: string): Promise<MembershipView> {
   const space = await getSpace(tx.db, slug);
   const member = requireActiveMember(actor).member.handle;
-  if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
+  if (space.status === 'archived') throw conflict('space_not_active', `Space ${slug} is archived`);
   const current = await lockedState(tx, slug, member);
   if (current === 'admitted') return membershipView(tx.db, slug, member);
   const subjects = [`space:${slug}`, `member:${member}`];
@@ -134,7 +134,7 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
     return membershipView(tx.db, slug, member);
   };
   if (current === 'removed') {
-    throw forbidden(`${member} was removed from Space ${slug}: an Owner or Host must invite them back`);
+    throw forbidden('not_admitted', `${member} was removed from Space ${slug}: an Owner or Host must invite them back`);
   }
   // An invitation admits in any Space (it is how a removed member comes back).
   if (current === 'invited') return admit();
@@ -142,7 +142,7 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
     case 'open':
       return admit();
     case 'invite':
-      throw forbidden(`Space ${slug} is invite-only and ${member} has no invitation`);
+      throw forbidden('not_admitted', `Space ${slug} is invite-only and ${member} has no invitation`);
     case 'request':
       if (current === 'requested') return membershipView(tx.db, slug, member);
       if (!(await setState(tx, slug, member, 'requested', current !== undefined))) return join(tx, actor, slug);
@@ -154,20 +154,20 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
 /** The invitee is a reference inside the body: an unknown one is invalid input (docs/decisions-local.md). */
 async function requireMember(db: Kysely<DatabaseSchema>, handle: string): Promise<void> {
   const row = await db.selectFrom('members').select('handle').where('handle', '=', handle).executeTakeFirst();
-  if (!row) throw invalid(`no such member: ${handle}`);
+  if (!row) throw invalid('unknown_reference', `no such member: ${handle}`);
 }
 
 export async function invite(tx: Tx, actor: Actor, slug: string, handle: string): Promise<MembershipView> {
   const space = await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   await requireMember(tx.db, handle);
-  if (space.status === 'archived') throw conflict(`Space ${slug} is archived`);
+  if (space.status === 'archived') throw conflict('space_not_active', `Space ${slug} is archived`);
   const current = await lockedState(tx, slug, handle);
   // Open and request Spaces need no invitations, except to bring back a removed member.
   if (space.join_policy !== 'invite' && current !== 'removed') {
-    throw conflict(`Space ${slug} is ${space.join_policy}: invitations are for invite-only Spaces and removed members`);
+    throw conflict('invitation_not_applicable', `Space ${slug} is ${space.join_policy}: invitations are for invite-only Spaces and removed members`);
   }
-  if (current === 'admitted') throw conflict(`${handle} is already admitted to ${slug}`);
+  if (current === 'admitted') throw conflict('already_admitted', `${handle} is already admitted to ${slug}`);
   if (current !== 'invited') {
     if (!(await setState(tx, slug, handle, 'invited', current !== undefined))) return invite(tx, actor, slug, handle);
     tx.emit({
@@ -192,7 +192,7 @@ export async function decideJoinRequest(
   const space = await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   const current = await lockedState(tx, slug, handle);
-  if (current !== 'requested') throw notFound(`no pending join request from ${handle} in ${slug}`);
+  if (current !== 'requested') throw notFound('join_request_not_found', `no pending join request from ${handle} in ${slug}`);
   const subjects = [`space:${slug}`, `member:${handle}`];
   if (decision === 'admit') {
     await setState(tx, slug, handle, 'admitted', true);
@@ -215,7 +215,7 @@ export async function leave(tx: Tx, actor: Actor, slug: string): Promise<Members
   const member = requireActiveMember(actor).member.handle;
   const current = await lockedState(tx, slug, member);
   if (current !== 'admitted' && current !== 'requested' && current !== 'invited') {
-    throw conflict(`${member} is not a member of ${slug}`);
+    throw conflict('not_a_member', `${member} is not a member of ${slug}`);
   }
   await tx.db.deleteFrom('space_memberships').where('space', '=', slug).where('member_handle', '=', member).execute();
   tx.emit({
@@ -232,7 +232,7 @@ export async function remove(tx: Tx, actor: Actor, slug: string, handle: string)
   await getSpace(tx.db, slug);
   await requireOwnerOrHost(tx.db, actor, { space: slug });
   const current = await lockedState(tx, slug, handle);
-  if (current === undefined || current === 'removed') throw notFound(`${handle} is not a member of ${slug}`);
+  if (current === undefined || current === 'removed') throw notFound('membership_not_found', `${handle} is not a member of ${slug}`);
   await setState(tx, slug, handle, 'removed', true);
   tx.emit({
     type: 'space_member_removed',

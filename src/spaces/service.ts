@@ -16,7 +16,7 @@ export async function findSpace(db: Kysely<DatabaseSchema>, slug: string): Promi
 
 export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promise<SpaceRecord> {
   const space = await findSpace(db, slug);
-  if (!space) throw notFound(`no such Space: ${slug}`);
+  if (!space) throw notFound('space_not_found', `no such Space: ${slug}`);
   return space;
 }
 
@@ -27,7 +27,7 @@ export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promis
  */
 export async function listSpaces(db: Kysely<DatabaseSchema>, actor: Actor, status?: SpaceStatus): Promise<SpaceRecord[]> {
   if (status === 'archived') {
-    if (actor.kind === 'anonymous') throw unauthenticated('listing archived Spaces needs the steward key or a host-wide Owner/Host credential');
+    if (actor.kind === 'anonymous') throw unauthenticated('credential_required', 'listing archived Spaces needs the steward key or a host-wide Owner/Host credential');
     await requireOwnerOrHost(db, actor, { hostWideOnly: true });
   }
   const statuses: SpaceStatus[] = status ? [status] : ['proposed', 'active'];
@@ -52,7 +52,7 @@ export async function listSpaces(db: Kysely<DatabaseSchema>, actor: Actor, statu
 async function lockSpace(tx: Tx, slug: string): Promise<SpaceRecord> {
   const query = tx.db.selectFrom('spaces').selectAll().where('slug', '=', slug);
   const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  if (!row) throw notFound(`no such Space: ${slug}`);
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   return toSpaceRecord(row);
 }
 
@@ -72,7 +72,7 @@ export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInpu
     .select(['slug', 'name_key'])
     .where((eb) => eb.or([eb('slug', '=', input.slug), eb('name_key', '=', nameKey)]))
     .executeTakeFirst();
-  if (clash) throw conflict(clash.slug === input.slug ? `slug ${input.slug} exists` : `a Space named "${input.name}" exists`);
+  if (clash) throw conflict('space_exists', clash.slug === input.slug ? `slug ${input.slug} exists` : `a Space named "${input.name}" exists`);
   const ts = tx.now.toISOString();
   const row = {
     slug: input.slug,
@@ -94,7 +94,7 @@ export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInpu
     await tx.db.insertInto('spaces').values(row).execute();
   } catch (err) {
     // A concurrent proposal won the race between our check and our insert.
-    if (isUniqueViolation(err)) throw conflict(`slug ${input.slug} or name "${input.name}" exists`);
+    if (isUniqueViolation(err)) throw conflict('space_exists', `slug ${input.slug} or name "${input.name}" exists`);
     throw err;
   }
   tx.emit({
@@ -134,7 +134,7 @@ export async function transitionSpace(
     .where('status', '=', rule.from)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) {
-    throw conflict(`cannot ${transition} Space ${slug}: it is ${space.status}, not ${rule.from}`);
+    throw conflict('space_transition_invalid', `cannot ${transition} Space ${slug}: it is ${space.status}, not ${rule.from}`);
   }
   const base = { space: slug, actor: eventActor(actor), subjects: [`space:${slug}`] };
   if (rule.event === 'space_archived') tx.emit({ ...base, type: rule.event, payload: { slug, reason } });

@@ -24,7 +24,7 @@ async function taskSpace(db: Kysely<DatabaseSchema>, actor: Actor, slug: string,
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);
   const task = await db.selectFrom('tasks').select('id').where('id', '=', id).where('space', '=', slug).executeTakeFirst();
-  if (!task) throw notFound(`no task ${id} in Space ${slug}`);
+  if (!task) throw notFound('task_not_found', `no task ${id} in Space ${slug}`);
   return space;
 }
 

@@ -37,7 +37,7 @@ export interface TaskFilters {
 
 /** A blank title names nothing. Storability is checked at the edge (src/content/text.ts). */
 function checkTitle(title: string): void {
-  if (title.trim() === '') throw invalid('body.title must not be blank');
+  if (title.trim() === '') throw invalid('validation_failed', 'body.title must not be blank');
 }
 
 /**
@@ -50,10 +50,10 @@ function checkTitle(title: string): void {
 async function writableSpace(tx: Tx, actor: Actor, slug: string, holdPolicy = false): Promise<{ space: SpaceRecord; member: MemberActor }> {
   const query = tx.db.selectFrom('spaces').selectAll().where('slug', '=', slug);
   const row = await (holdPolicy && tx.dialect === 'postgres' ? query.forShare() : query).executeTakeFirst();
-  if (!row) throw notFound(`no such Space: ${slug}`);
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   const space = toSpaceRecord(row);
   const member = await requireAct(tx.db, actor, space);
-  if (space.status !== 'active') throw conflict(`Space ${slug} is ${space.status}: tasks change only in active Spaces`);
+  if (space.status !== 'active') throw conflict('space_not_active', `Space ${slug} is ${space.status}: tasks change only in active Spaces`);
   return { space, member };
 }
 
@@ -99,7 +99,7 @@ export async function createTask(tx: Tx, actor: Actor, slug: string, input: NewT
 /** A task of this Space, or 404: an id that belongs to another Space is not found here. */
 async function taskRow(db: Kysely<DatabaseSchema>, slug: string, id: number): Promise<TaskRow> {
   const row = await db.selectFrom('tasks').selectAll().where('id', '=', id).where('space', '=', slug).executeTakeFirst();
-  if (!row) throw notFound(`no task ${id} in Space ${slug}`);
+  if (!row) throw notFound('task_not_found', `no task ${id} in Space ${slug}`);
   return row;
 }
 
@@ -112,7 +112,7 @@ async function taskRow(db: Kysely<DatabaseSchema>, slug: string, id: number): Pr
 async function lockTask(tx: Tx, slug: string, id: number): Promise<TaskRow> {
   const query = tx.db.selectFrom('tasks').selectAll().where('id', '=', id).where('space', '=', slug);
   const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  if (!row) throw notFound(`no task ${id} in Space ${slug}`);
+  if (!row) throw notFound('task_not_found', `no task ${id} in Space ${slug}`);
   return row;
 }
 
@@ -150,10 +150,10 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
   const { space, member } = await writableSpace(tx, actor, slug, move === 'complete');
   const task = await lockTask(tx, slug, id);
   if (task.kind === 'pin_proposal') {
-    throw conflict(`task ${id} is a pin proposal: it is accepted or declined through /v0/spaces/${slug}/pin-proposals/${id}`);
+    throw conflict('task_is_pin_proposal', `task ${id} is a pin proposal: it is accepted or declined through /v0/spaces/${slug}/pin-proposals/${id}`);
   }
   if (!(rule.from as readonly TaskStatus[]).includes(task.status)) {
-    throw conflict(`cannot ${move} task ${id}: it is ${describeState(task)}, not ${listStates(rule.from)}`);
+    throw conflict('task_transition_invalid', `cannot ${move} task ${id}: it is ${describeState(task)}, not ${listStates(rule.from)}`);
   }
   const me = member.member.handle;
   const ts = tx.now.toISOString();
@@ -170,7 +170,7 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
     case 'release': {
       const claimant = task.claimant!;
       if (claimant !== me && !(await ownerHost())) {
-        throw forbidden(`only the claimant (${claimant}) or an Owner/Host of Space ${slug} may release task ${id}`);
+        throw forbidden('not_claimant', `only the claimant (${claimant}) or an Owner/Host of Space ${slug} may release task ${id}`);
       }
       changes = { claimant: null, claimed_ts: null };
       tx.emit({
@@ -182,13 +182,13 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
       break;
     }
     case 'submit':
-      if (task.claimant !== me) throw forbidden(`only the claimant (${task.claimant}) may submit task ${id}`);
+      if (task.claimant !== me) throw forbidden('not_claimant', `only the claimant (${task.claimant}) may submit task ${id}`);
       changes = { submitted_ts: ts };
       tx.emit({ ...base, type: 'task_submitted', subjects: subjects(slug, id, [me]), payload: { ...common, worker: me } });
       break;
     case 'complete': {
       const provenance = await completionProvenance(tx.db, task, member, space);
-      if (!satisfies(provenance.assurance, provenance.required_assurance)) throw forbidden(refusal(provenance, task, space));
+      if (!satisfies(provenance.assurance, provenance.required_assurance)) throw forbidden('provenance_insufficient', refusal(provenance, task, space));
       changes = { claimant: null, ...provenance, completed_ts: ts };
       tx.emit({
         ...base,
@@ -201,7 +201,7 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
     case 'reopen':
     case 'cancel': {
       if (task.created_by !== me && !(await ownerHost())) {
-        throw forbidden(`only the task's creator (${task.created_by}) or an Owner/Host of Space ${slug} may ${move} task ${id}`);
+        throw forbidden('not_task_creator', `only the task's creator (${task.created_by}) or an Owner/Host of Space ${slug} may ${move} task ${id}`);
       }
       changes = { ...NO_WORK };
       const event = { ...base, subjects: subjects(slug, id, [me, task.claimant]) };
@@ -221,7 +221,7 @@ export async function moveTask(tx: Tx, actor: Actor, slug: string, id: number, m
   update = task.claimant === null ? update.where('claimant', 'is', null) : update.where('claimant', '=', task.claimant);
   const result = await update.executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) {
-    throw conflict(`cannot ${move} task ${id}: it is ${describeState(await taskRow(tx.db, slug, id))}, not ${listStates(rule.from)}`);
+    throw conflict('task_transition_invalid', `cannot ${move} task ${id}: it is ${describeState(await taskRow(tx.db, slug, id))}, not ${listStates(rule.from)}`);
   }
   return toTaskRecord(await taskRow(tx.db, slug, id));
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { toHtml } from 'hast-util-to-html';
+import { ERROR_CODE_HEADER } from '../shared/error-catalogue.js';
 import { renderMarkdown, type LinkResolver } from './markdown.js';
 
 /** The guides (docs/*.md), from the package root like web/dist. */
@@ -106,7 +107,7 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions = {})
 
   app.get<{ Params: { name: string } }>('/docs/:name', { schema: { hide: true } }, (request, reply) => {
     const guide = guides.get(request.params.name);
-    if (!guide) return reply.code(404).send({ detail: `no document named ${request.params.name}` });
+    if (!guide) return reply.code(404).header(ERROR_CODE_HEADER, 'document_not_found').send({ detail: `no document named ${request.params.name}` });
     return html(reply, GUIDE_HEADERS, guideHtml(guide, guides));
   });
 }

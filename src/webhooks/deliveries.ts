@@ -33,7 +33,7 @@ export async function listDeliveries(db: Kysely<DatabaseSchema>, actor: Actor, s
     .where('owner_member', '=', owner)
     .where('deleted_ts', 'is', null)
     .executeTakeFirst();
-  if (!subscription) throw notFound(`no webhook subscription ${subscriptionId}`);
+  if (!subscription) throw notFound('webhook_subscription_not_found', `no webhook subscription ${subscriptionId}`);
   const rows = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -61,9 +61,9 @@ export async function replayDelivery(tx: Tx, actor: Actor, id: string): Promise<
     .where('s.owner_member', '=', owner)
     .where('s.deleted_ts', 'is', null);
   const row = await (tx.dialect === 'postgres' ? query.forUpdate(['d']) : query).executeTakeFirst();
-  if (!row) throw notFound(`no webhook delivery ${id}`);
-  if (row.status !== 'dead') throw conflict(`delivery ${id} is ${row.status}: only a dead delivery can be replayed`);
-  if (row.endpoint_status !== 'active') throw conflict(`endpoint ${row.endpoint_id} is ${row.endpoint_status}: verify it before replaying`);
+  if (!row) throw notFound('webhook_delivery_not_found', `no webhook delivery ${id}`);
+  if (row.status !== 'dead') throw conflict('delivery_not_dead', `delivery ${id} is ${row.status}: only a dead delivery can be replayed`);
+  if (row.endpoint_status !== 'active') throw conflict('endpoint_not_active', `endpoint ${row.endpoint_id} is ${row.endpoint_status}: verify it before replaying`);
   const ts = tx.now.toISOString();
   const updated = await tx.db
     .updateTable('webhook_deliveries')

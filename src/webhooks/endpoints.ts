@@ -41,7 +41,7 @@ export async function registerEndpoint(ctx: Ctx, actor: Actor, rawUrl: string): 
     url = parseTargetUrl(rawUrl);
     await resolveTarget(url, ctx.egress);
   } catch (err) {
-    if (err instanceof EgressRefused) throw invalid(`url: ${err.reason}`);
+    if (err instanceof EgressRefused) throw invalid('webhook_url_refused', `url: ${err.reason}`);
     throw err;
   }
   return ctx.db.transaction(async (tx) => {
@@ -53,7 +53,7 @@ export async function registerEndpoint(ctx: Ctx, actor: Actor, rawUrl: string): 
       .where('owner_member', '=', owner)
       .where('deleted_ts', 'is', null)
       .executeTakeFirstOrThrow();
-    if (Number(held.n) >= MAX_ENDPOINTS) throw conflict(`endpoint quota reached: a member may hold ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+    if (Number(held.n) >= MAX_ENDPOINTS) throw conflict('quota_reached', `endpoint quota reached: a member may hold ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
     const row = await tx.db
       .insertInto('webhook_endpoints')
       .values({ id: newId('whep'), owner_member: owner, url: url.href, status: 'unverified', created_ts: tx.now.toISOString(), verified_ts: null, deleted_ts: null })
@@ -129,7 +129,7 @@ export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
     policy: ctx.egress,
     timeoutMs: ctx.config.webhookTimeoutMs,
   });
-  if (!outcome.ok) throw invalid(`the challenge failed: ${outcome.reason}`);
+  if (!outcome.ok) throw invalid('challenge_failed', `the challenge failed: ${outcome.reason}`);
   return ctx.db.transaction(async (tx) => {
     const updated = await tx.db
       .updateTable('webhook_endpoints')
@@ -139,7 +139,7 @@ export async function verifyEndpoint(ctx: Ctx, actor: Actor, id: string): Promis
       .returningAll()
       .executeTakeFirst();
     // Deleted while the challenge was out.
-    if (!updated) throw notFound(`no webhook endpoint ${id}`);
+    if (!updated) throw notFound('webhook_endpoint_not_found', `no webhook endpoint ${id}`);
     if (row.status !== 'active') await resumeEndpoint(tx, row.id);
     tx.afterCommit(() => ctx.webhooks.kick());
     return toEndpoint(updated);
@@ -160,7 +160,7 @@ async function resumeEndpoint(tx: Tx, endpointId: string): Promise<void> {
 
 async function ownRow(db: Kysely<DatabaseSchema>, actor: Actor, id: string): Promise<Selectable<WebhookEndpointTable>> {
   const row = await ownEndpoints(db, actor).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(`no webhook endpoint ${id}`);
+  if (!row) throw notFound('webhook_endpoint_not_found', `no webhook endpoint ${id}`);
   return row;
 }
 

@@ -70,7 +70,7 @@ export async function createSubscription(tx: Tx, actor: Actor, collection: Colle
     .where('owner_member', '=', owner)
     .where('deleted_ts', 'is', null)
     .executeTakeFirst();
-  if (!endpoint) throw invalid(`endpoint_id: ${input.endpoint_id} is not one of your webhook endpoints`);
+  if (!endpoint) throw invalid('unknown_reference', `endpoint_id: ${input.endpoint_id} is not one of your webhook endpoints`);
   await checkQuotas(tx.db, owner, collection);
   const ts = tx.now.toISOString();
   const row = await tx.db
@@ -113,13 +113,13 @@ async function checkQuotas(db: Kysely<DatabaseSchema>, owner: string, collection
     .where('deleted_ts', 'is', null)
     .executeTakeFirstOrThrow();
   if (Number(counts.total) >= MAX_SUBSCRIPTIONS) {
-    throw conflict(`subscription quota reached: a member may hold ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`);
+    throw conflict('quota_reached', `subscription quota reached: a member may hold ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`);
   }
   if (collection.scope === 'space_events' && Number(counts.here) >= MAX_SUBSCRIPTIONS_PER_SPACE) {
-    throw conflict(`subscription quota reached: a member may hold ${MAX_SUBSCRIPTIONS_PER_SPACE} subscriptions per Space; delete one first`);
+    throw conflict('quota_reached', `subscription quota reached: a member may hold ${MAX_SUBSCRIPTIONS_PER_SPACE} subscriptions per Space; delete one first`);
   }
   if (collection.scope === 'inbox_events' && Number(counts.here) >= MAX_INBOX_SUBSCRIPTIONS) {
-    throw conflict(`subscription quota reached: a member may hold ${MAX_INBOX_SUBSCRIPTIONS} inbox subscriptions; delete one first`);
+    throw conflict('quota_reached', `subscription quota reached: a member may hold ${MAX_INBOX_SUBSCRIPTIONS} inbox subscriptions; delete one first`);
   }
 }
 
@@ -141,9 +141,9 @@ export async function getSubscription(db: Kysely<DatabaseSchema>, actor: Actor, 
  */
 export async function activateSubscription(tx: Tx, actor: Actor, collection: Collection, id: string): Promise<WebhookSubscription> {
   const row = await ownRow(tx.db, actor, collection, id, tx.dialect === 'postgres');
-  if (row.status !== 'inactive') throw conflict(`subscription ${id} is ${row.status}: it was activated before`);
+  if (row.status !== 'inactive') throw conflict('subscription_already_activated', `subscription ${id} is ${row.status}: it was activated before`);
   const endpoint = await tx.db.selectFrom('webhook_endpoints').select('status').where('id', '=', row.endpoint_id).executeTakeFirstOrThrow();
-  if (endpoint.status !== 'active') throw conflict(`endpoint ${row.endpoint_id} is ${endpoint.status}: verify it before activating a subscription`);
+  if (endpoint.status !== 'active') throw conflict('endpoint_not_active', `endpoint ${row.endpoint_id} is ${endpoint.status}: verify it before activating a subscription`);
   const projection = tx.db.selectFrom('webhook_projection').select('cursor').where('id', '=', 1);
   await (tx.dialect === 'postgres' ? projection.forUpdate() : projection).executeTakeFirstOrThrow();
   const head = await tx.db.selectFrom('events').select((eb) => eb.fn.max('cursor').as('head')).executeTakeFirst();
@@ -164,7 +164,7 @@ export async function activateSubscription(tx: Tx, actor: Actor, collection: Col
  */
 export async function updateSubscription(tx: Tx, actor: Actor, collection: Collection, id: string, change: SubscriptionChange): Promise<WebhookSubscription> {
   const row = await ownRow(tx.db, actor, collection, id, tx.dialect === 'postgres');
-  if (change.status !== undefined && row.status === 'inactive') throw conflict(`subscription ${id} is inactive: activate it before pausing or resuming`);
+  if (change.status !== undefined && row.status === 'inactive') throw conflict('subscription_inactive', `subscription ${id} is inactive: activate it before pausing or resuming`);
   const set: Partial<WebhookSubscriptionTable> = {};
   if (change.status !== undefined && change.status !== row.status) {
     set.status = change.status;
@@ -213,7 +213,7 @@ async function ownRow(
 ): Promise<Selectable<WebhookSubscriptionTable>> {
   const query = inCollection(db, actor, collection).where('id', '=', id);
   const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
-  if (!row) throw notFound(`no webhook subscription ${id}`);
+  if (!row) throw notFound('webhook_subscription_not_found', `no webhook subscription ${id}`);
   return row;
 }
 
