@@ -21,4 +21,7 @@ if (process.env.ATRIUM_CLI_BUILD) {
 const { main } = await import(pathToFileURL(entry).href);
 const code = await main(process.argv);
 // `serve` keeps the process alive through its server; every other command ends here.
-if (code !== 0 || !process.argv.slice(2).includes('serve')) process.exitCode = code;
+// A failure ends the process outright: something started before it (a worker, a
+// pool) must not keep a failed command alive with its error already printed.
+if (code !== 0) process.exit(code);
+if (!process.argv.slice(2).includes('serve')) process.exitCode = code;

@@ -5,17 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliRunner } from './support/cli.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import { freePort } from './support/server.js';
 
 /**
  * `atrium serve` as a first-time user runs it: an embedded SQLite database in
@@ -81,6 +71,22 @@ describe('atrium serve (sqlite)', () => {
       assert.equal((await server.exited).code, 0);
       for (const file of ['atrium.db', 'server.json']) assert.ok(existsSync(join(dataDir, file)), file);
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends with exit code 1 and says so when its port is taken, instead of running on with nothing listening', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as { port: number }).port;
+    const dataDir = mkdtempSync(join(tmpdir(), 'atrium-data-'));
+    try {
+      const result = await cli.run(['serve'], { ATRIUM_PORT: String(taken), ATRIUM_HOST: '127.0.0.1', ATRIUM_DATA_DIR: dataDir, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(result.code, 1, result.stdout);
+      assert.match(result.stderr, new RegExp(`^atrium: cannot listen on 127\\.0\\.0\\.1:${taken}: something else is listening there \\(set ATRIUM_PORT`, 'm'));
+      assert.doesNotMatch(result.stdout, /Atrium is listening/);
+    } finally {
+      holder.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -17,7 +17,14 @@ export function registerServerCommands(program: Command): void {
       // Before the app: the service must know the gateway's issuer key, and must not hold the provider secrets.
       const gateway = await startEmbeddedGateway(config);
       const server = await (await loadApp()).createApp(config);
-      await server.http.listen({ host: config.host, port: config.port });
+      try {
+        await server.http.listen({ host: config.host, port: config.port });
+      } catch (err) {
+        // The app's workers are already running and would keep the process alive, silent, with nothing listening.
+        await server.close().catch(() => undefined);
+        await gateway?.stop();
+        throw new Error(listenFailure(err, config));
+      }
       const owners = await server.ctx.db.kysely
         .selectFrom('role_assignments')
         .select('id')
@@ -147,3 +154,12 @@ function serverAddress(config: Config, env: NodeJS.ProcessEnv = process.env): st
   return config.baseUrl;
 }
 
+/** Why `serve` could not take its address, in words that say what to change. */
+function listenFailure(err: unknown, config: Config): string {
+  const code = (err as { code?: unknown }).code;
+  const at = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${at}: something else is listening there (set ATRIUM_PORT to another port, or stop it)`;
+  if (code === 'EACCES') return `cannot listen on ${at}: this user may not take that port (set ATRIUM_PORT above 1023)`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${at}: this machine has no such address (set ATRIUM_HOST)`;
+  return `cannot listen on ${at}: ${err instanceof Error ? err.message : String(err)}`;
+}

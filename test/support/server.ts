@@ -174,14 +174,21 @@ export async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<
   }
 }
 
-/** A loopback port nothing listens on: bound once by the OS, then released. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+/**
+ * A loopback port nothing listens on, for a process that binds it later (a
+ * server child, a restart on the same address). Chosen below the kernel's
+ * ephemeral range (32768–60999 by default): a port the OS hands out there is
+ * also what it picks as the source port of outgoing connections, so under a
+ * busy run one of those could take it between this check and the child's bind.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
