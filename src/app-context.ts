@@ -12,7 +12,7 @@ import type { MemberKeyCache } from './identity/member-key-cache.js';
 import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
 import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
-import type { WebhookDispatch } from './webhooks/worker.js';
+import type { WebhookDispatch } from './webhooks/dispatch.js';
 import type { CredentialCallLimits } from './credentials/call-limits.js';
 
 /** The services every operation may use; built once by the composition root (app.ts). */

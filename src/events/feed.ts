@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Actor } from '../identity/actor.js';
-import type { HeldWait, ResponseControl, WaitAllowance } from '../operations/operation.js';
+import type { HeldWait, WaitAllowance } from '../operations/waits.js';
 import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import type { Database } from '../storage/database.js';
@@ -9,16 +9,10 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { emittedPayload, referencedMessageId } from './stored-once.js';
 import type { EventTable } from './tables.js';
 import type { EventTail } from './tail.js';
-import type { AtriumEvent } from './types.js';
+import type { AtriumEvent, FeedAnswer, FeedPage } from './types.js';
 
 /** Where feeds are read from: the database, and its dialect (a page reads message bodies by reference, stored-once.ts). */
 export type EventStore = Pick<Database, 'kysely' | 'dialect'>;
-
-export interface FeedPage {
-  events: AtriumEvent[];
-  cursor: number;
-  protocol: string;
-}
 
 type EventRow = Selectable<EventTable>;
 export type EventQuery = SelectQueryBuilder<DatabaseSchema, 'events', EventRow>;
@@ -34,15 +28,6 @@ export interface Feed {
    * that can change (the inbox).
    */
   keepsPages: boolean;
-}
-
-/** A page as it is sent: the page, its JSON, and the entity tag of that JSON (for `If-None-Match`). */
-export interface FeedAnswer {
-  page: FeedPage;
-  json: string;
-  etag: string;
-  /** Set when the poll was not held as long as asked (over the caller's share, or the host took the connection back): seconds to wait before the next. */
-  retryAfter?: number;
 }
 
 export interface FeedRead {
@@ -124,27 +109,6 @@ export async function readFeed(
   } finally {
     held?.release();
   }
-}
-
-/**
- * Sends a feed answer over HTTP as the bytes already made, with its entity
- * tag; a client whose `If-None-Match` names that tag gets 304 and no body
- * (RFC 9110 §13.1.2, weak comparison). Pages differ by who reads them, so
- * caches may keep them only privately and must ask again each time.
- */
-export function sendFeedAnswer(answer: FeedAnswer, ifNoneMatch: string | undefined, response: ResponseControl): FeedPage {
-  response.setHeader('etag', answer.etag);
-  response.setHeader('cache-control', 'private, no-cache');
-  response.setHeader('vary', 'authorization, cookie');
-  if (answer.retryAfter !== undefined) response.setHeader('retry-after', String(answer.retryAfter));
-  if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, answer.etag)) response.notModified();
-  else response.sendJson(answer.json);
-  return answer.page;
-}
-
-function matchesAny(ifNoneMatch: string, etag: string): boolean {
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
 /**

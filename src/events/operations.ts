@@ -4,7 +4,8 @@ import { requireOwnerOrHost } from '../roles/authority.js';
 import { requireRead } from '../spaces/admission.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import { FeedQuery, feedRead } from './schemas.js';
-import { readFeed, sendFeedAnswer, type EventQuery } from './feed.js';
+import { readFeed, type EventQuery } from './feed.js';
+import { sendFeedAnswer } from './feed-response.js';
 import { feedKeys } from './tail.js';
 
 const FeedPageRef = Type.Ref('FeedPage');
@@ -27,7 +28,7 @@ export const listEventPage = defineOperation({
   readOnly: true,
   conditional: true,
   longPoll: true,
-  handler: async ({ params, query, actor, ctx, ifNoneMatch, response, waits }) => {
+  handler: async ({ params, query, actor, ctx, response, waits }) => {
     const space = await ctx.spaces.get(params.slug);
     await requireRead(ctx.db.kysely, actor, space);
     const feed = {
@@ -35,7 +36,7 @@ export const listEventPage = defineOperation({
       select: async () => (q: EventQuery) => q.where('events.space', '=', space.slug),
       keepsPages: true,
     };
-    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), response);
   },
 });
 
@@ -55,10 +56,10 @@ export const listHostEventPage = defineOperation({
   readOnly: true,
   conditional: true,
   longPoll: true,
-  handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) => {
+  handler: async ({ query, actor, ctx, response, waits }) => {
     await requireOwnerOrHost(ctx.db.kysely, actor, { hostWideOnly: true });
     const feed = { key: feedKeys.host, select: async () => (q: EventQuery) => q, keepsPages: true };
-    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), ifNoneMatch, response);
+    return sendFeedAnswer(await readFeed(ctx.db, ctx.events.tail, feed, feedRead(query), actor, waits), response);
   },
 });
 

@@ -1,4 +1,4 @@
-import type { FeedAnswer } from './feed.js';
+import type { FeedAnswer } from './types.js';
 
 /** Bytes of serialised pages a node keeps; beyond this the least recently used are dropped. */
 const DEFAULT_BUDGET = 16 * 1024 * 1024;

@@ -33,3 +33,19 @@ export interface AtriumEvent {
   payload: Record<string, unknown>;
   created_ts: string;
 }
+
+/** One page of a feed, as the contract shapes it. */
+export interface FeedPage {
+  events: AtriumEvent[];
+  cursor: number;
+  protocol: string;
+}
+
+/** A page as it is sent: the page, its JSON, and the entity tag of that JSON (for `If-None-Match`). */
+export interface FeedAnswer {
+  page: FeedPage;
+  json: string;
+  etag: string;
+  /** Set when the poll was not held as long as asked (over the caller's share, or the host took the connection back): seconds to wait before the next. */
+  retryAfter?: number;
+}

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../identity/actor.js';
-import type { HeldWait, WaitAllowance } from '../operations/operation.js';
+import type { HeldWait, WaitAllowance } from '../operations/waits.js';
 import { clientKey } from './client-key.js';
 import type { ConnectionShare } from './connection-share.js';
 

@@ -96,13 +96,13 @@ const SECURITY_NAMES: Record<CredentialScheme, string[]> = {
   steward_key: ['stewardKey'],
 };
 
-/** What a `conditional` operation's answer carries (src/events/feed.ts, sendFeedAnswer). */
+/** What a `conditional` operation's answer carries (src/http/conditional.ts). */
 const CONDITIONAL_HEADERS = {
   ETag: { type: 'string', description: 'Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current.' },
   'Cache-Control': { type: 'string', description: '`private, no-cache`: pages differ by reader, and are revalidated every time.' },
 };
 
-/** What a long poll's answer may carry (src/events/feed.ts, sendFeedAnswer; docs/http.md, "Sharing the server fairly"). */
+/** What a long poll's answer may carry (src/events/feed-response.ts; docs/http.md, "Sharing the server fairly"). */
 const LONG_POLL_HEADERS = {
   'Retry-After': {
     type: 'integer',

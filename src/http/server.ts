@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../app-context.js';
 import { requestLogger } from '../logger.js';
 import type { Actor } from '../identity/actor.js';
-import { NO_WAITING, type AnyOperation, type ResponseControl, type WaitAllowance } from '../operations/operation.js';
+import type { AnyOperation, ResponseControl } from '../operations/operation.js';
+import { NO_WAITING, type WaitAllowance } from '../operations/waits.js';
 import { SESSION_COOKIE } from '../identity/tokens.js';
 import { findUnstorableText } from '../content/text.js';
 import { AtriumError, invalid } from '../shared/errors.js';
@@ -20,6 +21,7 @@ import { shareConnections, type ConnectionShare } from './connection-share.js';
 import { LongPollBudget, waitAllowance } from './long-polls.js';
 import { trackAllowedMethods } from './methods.js';
 import { decimalIntegerCheck } from './url-integers.js';
+import { passThrough, sendTagged } from './conditional.js';
 import { declaredCharset, MAX_JSON_DEPTH, nestsDeeperThan } from './json-limits.js';
 import { openApiDocumentation, routeSchema, toFastifyPath } from './openapi.js';
 import { createSerializerCompiler } from './serializers.js';
@@ -199,7 +201,6 @@ function recordSharing(ctx: AppContext, connections: ConnectionShare, longPolls:
 function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperation, idempotencyKeys: IdempotencyKeys, waits: WaitAllowances): void {
   const checkUrlIntegers = decimalIntegerCheck(op);
   const input = (request: FastifyRequest, reply: FastifyReply, answer: Answer) => {
-    const ifNoneMatch = op.conditional ? request.headers['if-none-match'] : undefined;
     const actor = actors.get(request)!;
     return {
       params: request.params as never,
@@ -210,14 +211,13 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
       response: responseControl(reply, ctx.config.baseUrl, answer),
       clientAddress: request.ip,
       waits: op.longPoll ? waits(request, reply, actor) : NO_WAITING,
-      ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}),
     };
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const answer: Answer = { status: op.success.status };
     const result = await op.handler(input(request, reply, answer));
-    if (answer.notModified) return reply.code(304).send();
     reply.code(answer.status);
+    if (answer.tagged !== undefined) return sendTagged(request, reply, answer.tagged.json, answer.tagged.etag);
     if (answer.status === 204) return reply.send();
     if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
     return reply.send(result);
@@ -266,10 +266,8 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
 interface Answer {
   status: number;
   json?: string;
-  notModified?: true;
+  tagged?: { json: string; etag: string };
 }
-
-const passThrough = (payload: unknown): string => payload as string;
 
 function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): ResponseControl {
   const secure = baseUrl.startsWith('https:');
@@ -289,8 +287,8 @@ function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): 
     sendJson(json) {
       answer.json = json;
     },
-    notModified() {
-      answer.notModified = true;
+    sendTagged(json, etag) {
+      answer.tagged = { json, etag };
     },
   };
 }

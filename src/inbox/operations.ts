@@ -5,7 +5,7 @@ import { requireActiveMember } from '../roles/authority.js';
 import { Timestamp } from '../shared/schemas.js';
 import { markRead, readState, requireHandedOut } from './read-state.js';
 import { readInbox } from './service.js';
-import { sendFeedAnswer } from '../events/feed.js';
+import { sendFeedAnswer } from '../events/feed-response.js';
 
 export const listInboxEvents = defineOperation({
   name: 'list_inbox_events',
@@ -25,8 +25,8 @@ export const listInboxEvents = defineOperation({
   readOnly: true,
   conditional: true,
   longPoll: true,
-  handler: async ({ query, actor, ctx, ifNoneMatch, response, waits }) =>
-    sendFeedAnswer(await readInbox(ctx.db, ctx.events.tail, actor, feedRead(query), waits), ifNoneMatch, response),
+  handler: async ({ query, actor, ctx, response, waits }) =>
+    sendFeedAnswer(await readInbox(ctx.db, ctx.events.tail, actor, feedRead(query), waits), response),
 });
 
 const InboxReadSchema = Type.Object(

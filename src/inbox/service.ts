@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { readFeed, type EventQuery, type EventStore, type FeedAnswer, type FeedRead } from '../events/feed.js';
+import { readFeed, type EventQuery, type EventStore, type FeedRead } from '../events/feed.js';
+import type { FeedAnswer } from '../events/types.js';
 import { feedKeys, type EventTail } from '../events/tail.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
-import type { WaitAllowance } from '../operations/operation.js';
+import type { WaitAllowance } from '../operations/waits.js';
 import { isOwnerOrHost, requireActiveMember } from '../roles/authority.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 

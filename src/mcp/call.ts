@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { actorFor } from '../http/authenticate.js';
 import type { MemberActor } from '../identity/actor.js';
-import type { ResponseControl, WaitAllowance } from '../operations/operation.js';
+import type { ResponseControl } from '../operations/operation.js';
+import type { WaitAllowance } from '../operations/waits.js';
 import { AtriumError } from '../shared/errors.js';
 import { envelope } from './envelope.js';
 import { narrowToGrantSpaces } from '../oauth/narrowing.js';
@@ -46,7 +47,7 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
       clearSessionCookie() {},
       setHeader() {},
       sendJson() {},
-      notModified() {},
+      sendTagged() {},
       setStatus(s) {
         status = s;
       },

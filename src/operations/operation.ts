@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { withStorableText } from '../content/text.js';
 import type { Actor } from '../identity/actor.js';
 import type { Tag } from './tags.js';
+import type { WaitAllowance } from './waits.js';
 
 /** How a caller may authenticate (protocol: Authentication). */
 export type CredentialScheme = 'member_key' | 'session' | 'steward_key';
@@ -31,43 +32,15 @@ export interface ResponseControl {
   setHeader(name: string, value: string): void;
   /** Overrides the declared success status (e.g. join answers 202 for a filed request). */
   setStatus(status: 200 | 201 | 202): void;
-  /**
-   * Conditional reads (`conditional` operations): the body is already JSON, so
-   * send these bytes as they are; or the client's copy is current, so answer
-   * 304 with no body. MCP carries the returned value and ignores both.
-   */
+  /** The body is already JSON: send these bytes as they are. MCP carries the returned value and ignores them. */
   sendJson(json: string): void;
-  notModified(): void;
-}
-
-/**
- * What the edge lets one request hold while it waits (a long poll): the host
- * shares its connections out fairly (docs/http.md, "Sharing the server fairly").
- */
-export interface WaitAllowance {
   /**
-   * Holds the request open to wait. Undefined when the caller already holds
-   * its share of long polls, or long polls all the host gives them: answer at
-   * once, as an ordinary read would, and ask the client to come back after
-   * `retryAfterSeconds`.
+   * Conditional reads (`conditional` operations): these JSON bytes under this
+   * entity tag. The HTTP edge answers 304 with no body when the client's
+   * `If-None-Match` names the tag; MCP carries the returned value and ignores both.
    */
-  hold(): HeldWait | undefined;
-  readonly retryAfterSeconds: number;
+  sendTagged(json: string, etag: string): void;
 }
-
-export interface HeldWait {
-  /**
-   * Aborted when waiting should end at once: the client has gone (`gone`), or
-   * the host needs the connection for another client (`reclaimed`: answer what
-   * there is, with `Retry-After`).
-   */
-  readonly signal: AbortSignal;
-  /** Gives the hold back; call it however the wait ended. */
-  release(): void;
-}
-
-/** What a request of an operation that never waits is given: nothing to hold. */
-export const NO_WAITING: WaitAllowance = { hold: () => undefined, retryAfterSeconds: 0 };
 
 export interface OperationInput<P, Q, B> {
   params: P;
@@ -80,8 +53,6 @@ export interface OperationInput<P, Q, B> {
   clientAddress: string;
   /** What this request may hold open while it waits for something (long polls). */
   waits: WaitAllowance;
-  /** `If-None-Match` as sent, for `conditional` operations over HTTP; never set over MCP. */
-  ifNoneMatch?: string;
 }
 
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;

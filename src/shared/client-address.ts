@@ -2,16 +2,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 
-export interface HostSecretTable {
-  name: string;
-  /** base64url */
-  value: string;
-}
-
-export interface HostSecretsTables {
-  host_secrets: HostSecretTable;
-}
-
 /**
  * Turns a client's network address into the only form Atrium keeps: an
  * HMAC-SHA-256 digest under this host's secret. A bare SHA-256 would be no

@@ -2,26 +2,6 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 
-export interface IdempotencyKeyTable {
-  /** A member's handle, or STEWARD_OWNER (src/http/idempotency.ts). */
-  owner: string;
-  method: string;
-  /** The concrete request path, without the query string. */
-  path: string;
-  key: string;
-  /** SHA-256 of the request body in canonical JSON. */
-  request_hash: string;
-  state: 'running' | 'done';
-  /** Set once `done`: the success status and the body bytes as sent ('' for 204). */
-  status: number | null;
-  response: string | null;
-  created_ts: string;
-}
-
-export interface IdempotencyKeysTables {
-  idempotency_keys: IdempotencyKeyTable;
-}
-
 /** How long a key is kept: a retry after this runs as a new request. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 

@@ -2,17 +2,6 @@ import { sql } from 'kysely';
 import { AtriumError } from './errors.js';
 import type { Tx } from '../storage/database.js';
 
-export interface RateLimitTable {
-  bucket: string;
-  /** The key as the caller digested it (a client address: src/shared/client-address.ts); never a raw address. */
-  key_hash: string;
-  hit_ts: string;
-}
-
-export interface RateLimitsTables {
-  rate_limit_hits: RateLimitTable;
-}
-
 /**
  * A sliding-window limit kept in the database, so several Atrium nodes on one
  * PostgreSQL share it. Counts the hits of `keyDigest` in `bucket` over the

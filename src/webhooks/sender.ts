@@ -1,7 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import type { AppContext } from '../app-context.js';
+import type { Config } from '../config.js';
+import type { AddressPolicy } from '../egress/address-policy.js';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import type { Metrics } from '../observability/metrics.js';
 import { chunks } from '../shared/chunks.js';
+import type { Clock } from '../shared/clock.js';
 import { serialiseOn } from '../shared/rate-limit.js';
 import type { Database } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -14,7 +17,18 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** Beyond the attempt's own time limit: how long a claim outlives a sender that died mid-attempt. */
 const LEASE_MARGIN_MS = 5_000;
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log'>;
+/** What an attempt needs of the service: it touches no database. */
+export interface AttemptDeps {
+  config: Pick<Config, 'webhookTimeoutMs' | 'webhookRetrySchedule'>;
+  egress: AddressPolicy;
+  clock: Clock;
+}
+
+/** What recording finished attempts needs of the service. */
+export interface RecordDeps {
+  db: Database;
+  metrics: Metrics;
+}
 
 export interface Claimed {
   id: string;
@@ -229,7 +243,7 @@ export interface AttemptRecord {
  * Makes one attempt: signs the stored body afresh (a new timestamp, the key
  * active when it was claimed) and sends it. Touches no database: the caller records the result.
  */
-export async function attempt(ctx: Ctx, delivery: Claimed, key: SigningKey): Promise<AttemptRecord> {
+export async function attempt(ctx: AttemptDeps, delivery: Claimed, key: SigningKey): Promise<AttemptRecord> {
   const started = ctx.clock.now();
   const timestamp = Math.floor(started.getTime() / 1000);
   let status: number | null = null;
@@ -284,7 +298,7 @@ export async function attempt(ctx: Ctx, delivery: Claimed, key: SigningKey): Pro
  * transaction: a thousand wakes of one event cost a few statements, not a
  * thousand transactions.
  */
-export async function recordAttempts(ctx: Pick<Ctx, 'db' | 'metrics'>, records: readonly AttemptRecord[]): Promise<void> {
+export async function recordAttempts(ctx: RecordDeps, records: readonly AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
   await ctx.db.transaction(async (tx) => {
     const ts = tx.now.toISOString();
@@ -325,7 +339,7 @@ export async function recordAttempts(ctx: Pick<Ctx, 'db' | 'metrics'>, records: 
 
 
 /** Marks claimed deliveries that may no longer be sent as cancelled, with no attempt made. */
-export async function cancel(db: Database, reasons: Map<string, string>, metrics: Ctx['metrics']): Promise<void> {
+export async function cancel(db: Database, reasons: Map<string, string>, metrics: Metrics): Promise<void> {
   if (reasons.size === 0) return;
   await db.transaction(async (tx) => {
     await tx.db

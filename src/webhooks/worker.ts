@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../app-context.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { EventLog } from '../events/log.js';
 import { feedKeys } from '../events/tail.js';
+import type { Database } from '../storage/database.js';
+import type { WebhookDispatch } from './dispatch.js';
 import { nextOwedDue, project } from './projector.js';
-import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptRecord, type SendCaps } from './sender.js';
+import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptDeps, type AttemptRecord, type RecordDeps, type SendCaps } from './sender.js';
+import type { WebhookSigningKeys } from './signing-keys.js';
 
 /**
  * Longest sleep between looks at the queue when nothing local wakes the
@@ -28,12 +33,13 @@ const SEND_CONCURRENCY = 64;
  */
 const MIN_PASS_GAP_MS = 50;
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'webhookKeys' | 'egress' | 'clock' | 'metrics' | 'log' | 'events'>;
-
-/** What the rest of the service may ask of this node's webhook worker. */
-export interface WebhookDispatch {
-  /** Something became sendable (a resume, a verified endpoint, a replay): look now. */
-  kick(): void;
+/** What the worker needs of the service: its attempts' needs, and the queue, the keys and the tail it wakes by. */
+export interface WebhookWorkerDeps extends AttemptDeps, RecordDeps {
+  config: AttemptDeps['config'] & Pick<Config, 'baseUrl' | 'webhookConcurrencyPerEndpoint' | 'webhookConcurrencyPerMember'>;
+  db: Database;
+  webhookKeys: Pick<WebhookSigningKeys, 'active'>;
+  log: Logger;
+  events: Pick<EventLog, 'tail'>;
 }
 
 /**
@@ -64,7 +70,7 @@ export class WebhookWorker implements WebhookDispatch {
   private recording: Promise<void> | undefined;
   private lastPass = 0;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(private readonly ctx: WebhookWorkerDeps) {
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
     ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', async () => {
       const row = await ctx.db.kysely
