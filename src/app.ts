@@ -18,6 +18,7 @@ import { systemClock, type Clock } from './shared/clock.js';
 import { Database } from './storage/database.js';
 import { startEventLog, type EventLog } from './events/log.js';
 import { countedCredentialChanges } from './identity/credential-change-count.js';
+import { heardCredentialChanges } from './identity/credential-notices.js';
 import { keyResolutionWatcher } from './identity/key-resolution-writes.js';
 import { MemberKeyCache } from './identity/member-key-cache.js';
 import { createMetrics } from './observability/metrics.js';
@@ -59,11 +60,13 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   let events: EventLog;
   let webhookKeys: WebhookSigningKeys;
   const metrics = createMetrics(config.metrics.enabled);
+  // PostgreSQL: changes to members and member keys, heard on the event log's listener connection.
+  const heardCredentials = heardCredentialChanges();
   try {
     await db.migrate();
     addressDigest = addressDigester(await loadAddressSecret(db.kysely));
     webhookKeys = await WebhookSigningKeys.open(db.kysely, { dataDir: config.dataDir, sealingKey: config.webhookSealingKey, clock });
-    events = await startEventLog(db, { log, metrics });
+    events = await startEventLog(db, { log, metrics, topics: { credentials: heardCredentials } });
   } catch (err) {
     await db.destroy();
     throw err;
@@ -78,7 +81,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     perMember: config.mentionParsePerMember,
   });
   const memberKeys = new MemberKeyCache(
-    db.dialect === 'sqlite' ? countedCredentialChanges(db.kysely) : events.credentialChanges,
+    db.dialect === 'sqlite' ? countedCredentialChanges(db.kysely) : heardCredentials,
     () => clock.now().getTime(),
   );
   db.watchWrites(keyResolutionWatcher(() => memberKeys.forget()));

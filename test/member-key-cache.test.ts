@@ -63,7 +63,7 @@ for (const backend of backends()) {
       if (backend === 'sqlite') return Promise.resolve();
       const gone = () => server.app.ctx.memberKeys.get(hashSecret(key)) === undefined;
       if (gone()) return Promise.resolve();
-      return new Promise((resolve) => server.app.ctx.events.credentialChanges.onChange(() => gone() && resolve()));
+      return new Promise((resolve) => server.app.ctx.memberKeys.changes.onChange(() => gone() && resolve()));
     };
 
     // A node that never hears the change would wait forever: the bound turns that into a failure.

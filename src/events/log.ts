@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
-import type { CredentialChanges } from '../identity/member-key-cache.js';
 import type { Database, EventLogHooks } from '../storage/database.js';
 import type { Appended } from './append.js';
 import { PgListener } from './pg-listener.js';
@@ -17,6 +16,19 @@ export interface EventLogOptions {
   takeoverMs?: number;
   /** How often the leader looks for queued events nobody announced. */
   idleCheckMs?: number;
+  /**
+   * Host-wide notices other than the log's own, by topic, heard on the log's
+   * listener connection (PostgreSQL): one connection per node carries them all.
+   */
+  topics?: Record<string, TopicListener>;
+}
+
+/** Who follows one topic of notices (topicChannel). */
+export interface TopicListener {
+  /** A notice on the topic arrived. */
+  heard(): void;
+  /** The listener connection came up (true) or went down (false): notices sent while it was down may never arrive. */
+  hearing(live: boolean): void;
 }
 
 /** The event log as the rest of the node sees it: hooks for commits, the tail, and its running parts. */
@@ -24,12 +36,6 @@ export interface EventLog extends EventLogHooks {
   tail: EventTail;
   /** PostgreSQL: whether this node numbers events now. */
   readonly leading: boolean;
-  /**
-   * Changes to members and member keys anywhere on the host, heard on the
-   * log's listener connection (PostgreSQL; SQLite never reports live, so
-   * nothing is kept there).
-   */
-  credentialChanges: CredentialChanges;
   stop(): Promise<void>;
 }
 
@@ -50,7 +56,6 @@ export async function startEventLog(db: Database, opts: EventLogOptions): Promis
     const log: EventLog = {
       tail,
       leading: true,
-      credentialChanges: { live: false, onChange: () => undefined },
       appended: (appended) => ({
         committed: async () => {
           if ('numbered' in appended && appended.numbered.length > 0) {
@@ -77,7 +82,12 @@ async function startPostgresLog(
   opts: EventLogOptions,
   metrics: Metrics,
 ): Promise<EventLog> {
-  const channels = logChannels(await postgres.schema());
+  const schema = await postgres.schema();
+  const channels = logChannels(schema);
+  const topics = Object.entries(opts.topics ?? {});
+  const hearing = (live: boolean): void => {
+    for (const [, topic] of topics) topic.hearing(live);
+  };
   const waitMs = opts.sequenceWaitMs ?? 10_000;
   const waiting = new Map<number, () => void>();
 
@@ -87,12 +97,6 @@ async function startPostgresLog(
     for (const [first, last] of batch.queued) {
       for (const [id, resolve] of waiting) if (id >= first && id <= last) resolve();
     }
-  };
-
-  const credentialListeners: Array<() => void> = [];
-  let listening = false;
-  const credentialsChanged = (): void => {
-    for (const listener of credentialListeners) listener();
   };
 
   const sequencer = new Sequencer({
@@ -125,17 +129,14 @@ async function startPostgresLog(
       [channels.queued]: () => {
         if (sequencer.leading) sequencer.wake();
       },
-      [channels.credentials]: credentialsChanged,
+      ...Object.fromEntries(topics.map(([name, topic]) => [topicChannel(schema, name), () => topic.heard()])),
     },
     onConnected: () => {
-      // Whatever changed while the connection was down went unheard: start from nothing.
-      listening = true;
-      credentialsChanged();
+      hearing(true);
       void recheckWaiters().catch((err: unknown) => opts.log.warn({ err }, 'event log resync failed'));
     },
     onDisconnected: () => {
-      listening = false;
-      credentialsChanged();
+      hearing(false);
     },
     onLeadershipLost: () => void sequencer.stop(),
   });
@@ -174,12 +175,6 @@ async function startPostgresLog(
     tail,
     get leading() {
       return sequencer.leading;
-    },
-    credentialChanges: {
-      get live() {
-        return listening;
-      },
-      onChange: (listener) => void credentialListeners.push(listener),
     },
     appended(appended: Appended) {
       const ids = 'queued' in appended ? appended.queued : [];
@@ -220,14 +215,17 @@ async function startPostgresLog(
   return log;
 }
 
+/** The notification channels of one host's log (one PostgreSQL schema): numbered batches and queued events. */
+export function logChannels(schema: string): { numbered: string; queued: string } {
+  return { numbered: topicChannel(schema, 'numbered'), queued: topicChannel(schema, 'queued') };
+}
+
 /**
- * The notification channels of one host's log (one PostgreSQL schema): numbered
- * batches, queued events, and changes to members and member keys.
+ * The channel of one topic of one host's notices. Triggers announce some
+ * topics themselves (`credentials`, migration 0017), deriving the same name.
  */
-export function logChannels(schema: string): { numbered: string; queued: string; credentials: string } {
-  const base = `atrium_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
-  // `credentials` is announced by the triggers of migration 0017, which derive the same name.
-  return { numbered: `${base}_numbered`, queued: `${base}_queued`, credentials: `${base}_credentials` };
+export function topicChannel(schema: string, topic: string): string {
+  return `atrium_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}_${topic}`;
 }
 
 /** "ATRL": the session lock held by the node that numbers events. */

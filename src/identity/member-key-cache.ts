@@ -62,7 +62,8 @@ export class MemberKeyCache {
   private counted: number | undefined;
 
   constructor(
-    private readonly changes: CredentialChanges,
+    /** How this node hears of changes (tests wait on it). */
+    readonly changes: CredentialChanges,
     private readonly now: () => number = Date.now,
   ) {
     changes.onChange(() => this.forget());

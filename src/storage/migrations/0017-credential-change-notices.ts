@@ -33,7 +33,7 @@ end $$`,
   await sql`create trigger member_keys_deleted after delete on member_keys for each statement execute function atrium_credentials_changed()`.execute(db);
 }
 
-/** The event log listens on this name (src/events/log.ts, logChannels), derived from the schema the same way. */
+/** The event log listens on this name (src/events/log.ts, topicChannel), derived from the schema the same way. */
 function credentialsChannel(schema: string): string {
   return `atrium_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}_credentials`;
 }
