@@ -1,5 +1,6 @@
 import { isUntrusted, UNTRUSTED } from '../content/untrusted.js';
-import { envelopeObject, isNode, mapSubschemas, PROVENANCE_SCHEMA, replaceUntrusted, resolveSchema, structuredRoot, type Node, type SharedSchemas } from './envelope.js';
+import { envelopeObject, PROVENANCE_SCHEMA, replaceUntrusted, structuredRoot } from './schema-envelope.js';
+import { isNode, mapSubschemas, resolveSchema, type Node, type SharedSchemas } from './schema-set.js';
 
 /**
  * A tool's outputSchema (docs/mcp.md#output-schemas): the exact envelope of

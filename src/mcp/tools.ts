@@ -5,7 +5,7 @@ import { findUnstorableText } from '../content/text.js';
 import { createAjv, createValidatorCompiler, describeValidationError } from '../http/validation.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { invalid } from '../shared/errors.js';
-import { resolveSchema } from './envelope.js';
+import { resolveSchema } from './schema-set.js';
 import { outputSchema } from './output-schema.js';
 
 type JsonObject = Record<string, unknown>;
