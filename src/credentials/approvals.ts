@@ -1,8 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
 import { eventActor, requireOwnerOrHost } from '../roles/authority.js';
-import { purposeRefusal, type ExternalRequest } from '../shared/gateway-wire.js';
+import { purposeRefusal } from '../shared/gateway-wire.js';
 import { newId } from '../shared/ids.js';
 import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
@@ -10,44 +11,20 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { admitsMember, type CredentialConnections } from './connections.js';
 import { canonicalRequest, type CanonicalRequest } from './external-request.js';
 import { refuse } from './refusal.js';
+import type { ApprovalBody, ApprovalView as ApprovalViewSchema } from './schemas.js';
 import type { CredentialApprovalTable } from './tables.js';
 
 export const APPROVAL_ID_PREFIX = 'capr';
 export const DEFAULT_APPROVAL_SECONDS = 3600;
 
-export interface NewApproval {
-  connection_id: string;
-  member_handle: string;
-  task_id?: number;
-  run_id: string;
-  purpose: string;
-  expires_in_seconds?: number;
-  reason: string;
-  request: ExternalRequest;
-}
+export type NewApproval = Static<typeof ApprovalBody>;
 
 /**
  * What an approval answers with: what it binds, except values that may be
  * secret. Header values and the body are bound by digest and never echoed;
  * the URL is, since the Owner/Host who approves it wrote it.
  */
-export interface ApprovalView {
-  id: string;
-  status: 'issued' | 'consumed' | 'expired';
-  expires_ts: string;
-  space: string;
-  connection_id: string;
-  member_handle: string;
-  task_id: number | null;
-  run_id: string;
-  purpose: string;
-  method: string;
-  url: string;
-  header_names: string[];
-  body_sha256: string;
-  created_by: string | null;
-  created_ts: string;
-}
+export type ApprovalView = Static<typeof ApprovalViewSchema>;
 
 export function approvalView(row: CredentialApprovalTable, now: Date): ApprovalView {
   const status = row.consumed_ts !== null ? 'consumed' : row.expires_ts <= now.toISOString() ? 'expired' : 'issued';
@@ -61,7 +38,8 @@ export function approvalView(row: CredentialApprovalTable, now: Date): ApprovalV
     task_id: row.task_id === null ? null : Number(row.task_id),
     run_id: row.run_id,
     purpose: row.purpose,
-    method: row.method,
+    // Only the contract's methods are ever approved (the body is validated against it).
+    method: row.method as ApprovalView['method'],
     url: row.url,
     header_names: JSON.parse(row.header_names) as string[],
     body_sha256: row.body_sha256,

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
-import type { ExternalRequest, TicketIssueRequest } from '../shared/gateway-wire.js';
+import type { TicketIssueRequest } from '../shared/gateway-wire.js';
 import { principalOf } from '../tasks/provenance.js';
 import type { Tx } from '../storage/database.js';
 import { checkPurpose, judgeApproval } from './approvals.js';
@@ -11,18 +12,11 @@ import { admitsMember, type CredentialConnection } from './connections.js';
 import { canonicalRequest, type CanonicalRequest } from './external-request.js';
 import { callWithTicket, issueTicket, type CallAnswer } from './gateway-client.js';
 import { CredentialRefusal, refuse } from './refusal.js';
+import type { CallBody } from './schemas.js';
 import { admittedMember } from './space-access.js';
 
 /** The body of a credential call or ticket request (the caller's side of the protocol's call fields). */
-export interface CallInput {
-  connection_id: string;
-  run_id?: string;
-  purpose: string;
-  task_id?: number;
-  approval_id?: string;
-  ttl_seconds?: number;
-  request: ExternalRequest;
-}
+export type CallInput = Static<typeof CallBody>;
 
 /** No ticket lives longer than five minutes, whatever a connection allows. */
 export const TICKET_TTL_CEILING = 300;

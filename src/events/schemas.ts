@@ -3,7 +3,7 @@ import { invalid } from '../shared/errors.js';
 import { Handle, PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
 import { SpaceSlug } from '../spaces/schemas.js';
 import { EVENT_MEANINGS, payloadSchema, type EventPayloads } from './payloads.js';
-import { EVENT_TYPES, type EventType } from './types.js';
+import { EVENT_TYPES, type AtriumEvent, type EventType } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
 /** Longest long poll, in seconds: under common proxies' idle timeouts, and bounds what a waiting reader holds. */
@@ -40,7 +40,7 @@ export const eventVariantSchemas = EVENT_TYPES.map((type) =>
   ),
 );
 
-type AnyEvent = { [T in EventType]: { cursor: number; type: T; space: string | null; actor: string | null; subjects: string[]; payload: EventPayloads[T] & { via?: string }; created_ts: string } }[EventType];
+type AnyEvent = { [T in EventType]: Omit<AtriumEvent, 'type' | 'payload'> & { type: T; payload: EventPayloads[T] & { via?: string } } }[EventType];
 
 /**
  * An event of any type: exactly one of the per-type schemas, told apart by

@@ -36,16 +36,7 @@ export interface EventAudienceTable {
  * PostgreSQL: events a committed transaction emitted, not yet numbered. The
  * sequencer moves them into `events` in one transaction per batch (docs/events.md).
  */
-export interface PendingEventTable {
-  id: Generated<number>;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string;
-  payload: string;
-  audience: string | null;
-  created_ts: string;
-}
+export type PendingEventTable = Omit<EventTable, 'cursor'> & { id: Generated<number> };
 
 export interface EventsTables {
   events: EventTable;

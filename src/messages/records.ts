@@ -1,18 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
+import type { MessageSchema } from './schemas.js';
 import type { MessageTable } from './tables.js';
 
-/** The wire shape of a message (src/messages/schemas.ts). */
-export interface Message {
-  id: number;
-  space: string;
-  channel: string | null;
-  task: number | null;
-  author: string;
-  body: string;
-  mentioned_members: string[];
-  direct_members?: string[];
-  created_ts: string;
-}
+/** The wire shape of a message, as its schema declares it. */
+export type Message = Static<typeof MessageSchema>;
 
 export function toMessage(row: Selectable<MessageTable>): Message {
   const message: Message = {

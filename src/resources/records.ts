@@ -1,5 +1,7 @@
 import type { Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import type { ResourceMimeType, ResourceSchema, ResourceVersionSchema } from './schemas.js';
+import type { ResourceTable, ResourceVersionTable } from './tables.js';
 
 /** The wire shapes (schemas.ts), as their static types so the two cannot drift. */
 export type ResourceRecord = Static<typeof ResourceSchema>;
@@ -7,32 +9,11 @@ export type ResourceVersionRecord = Static<typeof ResourceVersionSchema>;
 export type ResourceDocument = ResourceRecord & { content: string };
 export type ResourceVersionDocument = ResourceVersionRecord & { content: string };
 
-/** A Resource row joined with its current version (service.ts `resourceQuery`). */
-export interface ResourceRow {
-  id: string;
-  space: string;
-  kind: string;
-  name: string;
-  current_version: number;
-  mime_type: string;
-  digest: string;
-  byte_length: number;
-  created_by: string;
-  updated_by: string;
-  created_ts: string;
-  updated_ts: string;
-}
+/** A Resource row joined with its current version (service.ts `resourceQuery`): who added that version is `updated_by`. */
+export type ResourceRow = Selectable<ResourceTable> &
+  Pick<Selectable<ResourceVersionTable>, 'mime_type' | 'digest' | 'byte_length'> & { updated_by: ResourceVersionTable['created_by'] };
 
-export interface ResourceVersionRow {
-  resource_id: string;
-  version: number;
-  name: string;
-  mime_type: string;
-  digest: string;
-  byte_length: number;
-  created_by: string;
-  created_ts: string;
-}
+export type ResourceVersionRow = Selectable<ResourceVersionTable>;
 
 export function toResourceRecord(row: ResourceRow): ResourceRecord {
   return {

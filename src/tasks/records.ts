@@ -1,30 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import type { Assurance, TaskKind, TaskStatus, TaskTable } from './tables.js';
+import type { CompletionSchema, TaskSchema } from './schemas.js';
+import type { TaskTable } from './tables.js';
 
-export interface TaskCompletion {
-  worker: string;
-  worker_principal: string | null;
-  completer: string;
-  completer_principal: string | null;
-  assurance: Assurance;
-  required_assurance: Assurance;
-  completed_ts: string;
-}
+export type TaskCompletion = Static<typeof CompletionSchema>;
 
-/** The wire shape of a task (schemas.ts `Task`), exactly its documented fields. */
-export interface TaskRecord {
-  id: number;
-  space: string;
-  kind: TaskKind;
-  title: string;
-  body: string;
-  status: TaskStatus;
-  created_by: string;
-  claimant: string | null;
-  completion: TaskCompletion | null;
-  created_ts: string;
-  updated_ts: string;
-}
+/** The wire shape of a task (schemas.ts `Task`), exactly its documented fields; `completion` is a $ref there. */
+export type TaskRecord = Omit<Static<typeof TaskSchema>, 'completion'> & { completion: TaskCompletion | null };
 
 export type TaskRow = Selectable<TaskTable>;
 

@@ -16,7 +16,7 @@ export const ASSURANCES = ['independent_principal', 'distinct_member', 'self_att
 const taskId = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 const TaskId = taskId('Task id, unique on this host.');
 
-const CompletionSchema = Type.Object(
+export const CompletionSchema = Type.Object(
   {
     worker: Type.String({ description: 'The member who claimed and submitted the work.' }),
     worker_principal: Type.Union([Type.String(), Type.Null()], {

@@ -1,8 +1,9 @@
 import type { Generated } from 'kysely';
+import type { ASSURANCES, TASK_KINDS, TASK_STATUSES } from './schemas.js';
 
-export type TaskKind = 'general' | 'evidence' | 'merge' | 'production' | 'pin_proposal';
-export type TaskStatus = 'open' | 'claimed' | 'submitted' | 'completed' | 'cancelled';
-export type Assurance = 'independent_principal' | 'distinct_member' | 'self_attested';
+export type TaskKind = (typeof TASK_KINDS)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type Assurance = (typeof ASSURANCES)[number];
 
 /**
  * A task (protocol: Tasks). One row carries the lifecycle and, once completed, the
