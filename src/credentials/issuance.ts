@@ -1,14 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
-import type { AppContext } from '../app-context.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
 import type { TicketIssueRequest } from '../shared/gateway-wire.js';
 import { principalOf } from '../tasks/provenance.js';
-import type { Tx } from '../storage/database.js';
+import type { Database, Tx } from '../storage/database.js';
 import { checkPurpose, judgeApproval } from './approvals.js';
-import { callerKey } from './call-limits.js';
-import { admitsMember, type CredentialConnection } from './connections.js';
+import { callerKey, type CredentialCallLimits } from './call-limits.js';
+import { admitsMember, type CredentialConnection, type CredentialConnections } from './connections.js';
 import { canonicalRequest, type CanonicalRequest } from './external-request.js';
 import { callWithTicket, issueTicket, type CallAnswer } from './gateway-client.js';
 import { CredentialRefusal, refuse } from './refusal.js';
@@ -17,6 +18,15 @@ import { admittedMember } from './space-access.js';
 
 /** The body of a credential call or ticket request (the caller's side of the protocol's call fields). */
 export type CallInput = Static<typeof CallBody>;
+
+/** What issuing a ticket and calling through it need of the service. */
+export interface IssuanceDeps {
+  db: Database;
+  config: Pick<Config, 'gateway' | 'baseUrl'>;
+  log: Logger;
+  credentialConnections: CredentialConnections;
+  credentialCalls: CredentialCallLimits;
+}
 
 /** No ticket lives longer than five minutes, whatever a connection allows. */
 export const TICKET_TTL_CEILING = 300;
@@ -63,7 +73,7 @@ interface Reservation {
  * a ticket may exist, and failing closed is the safe side. The gateway's
  * ledger says whether one was issued.
  */
-export async function issueCredentialTicket(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
+export async function issueCredentialTicket(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
   const { ticket, expires_ts, run_id } = await issue(ctx, actor, slug, input);
   return { ticket, expires_ts, run_id };
 }
@@ -74,7 +84,7 @@ interface Issued extends IssuedTicket {
   approvalId: string | null;
 }
 
-async function issue(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
+async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
   const runId = input.run_id ?? newRunId();
   const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
   const { member, connection, request } = reservation;
@@ -137,7 +147,7 @@ async function issue(ctx: AppContext, actor: Actor, slug: string, input: CallInp
  * the caller. The call holds a place among this process's calls in flight
  * (call-limits.ts) from before anything is checked until its answer is ready.
  */
-export async function callExternalService(ctx: AppContext, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
+export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
   const leave = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
   try {
     const issued = await issue(ctx, actor, slug, input);
@@ -157,7 +167,7 @@ export async function callExternalService(ctx: AppContext, actor: Actor, slug: s
   }
 }
 
-async function reserve(tx: Tx, ctx: AppContext, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
+async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
   const { member } = await admittedMember(tx.db, actor, slug, { active: true });
   const me = member.member.handle;
   const connection = ctx.credentialConnections.find(slug, input.connection_id);
@@ -229,6 +239,6 @@ function newRunId(): string {
   return `run-${base32(randomBytes(16))}`;
 }
 
-function memberId(ctx: AppContext, handle: string): string {
+function memberId(ctx: IssuanceDeps, handle: string): string {
   return `${ctx.config.baseUrl}/v0/members/${handle}`;
 }

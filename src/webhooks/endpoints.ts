@@ -1,5 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AppContext } from '../app-context.js';
+import type { Config } from '../config.js';
+import type { AddressPolicy } from '../egress/address-policy.js';
+import type { Clock } from '../shared/clock.js';
+import type { Database } from '../storage/database.js';
+import type { WebhookDispatch } from './dispatch.js';
+import type { WebhookSigningKeys } from './signing-keys.js';
 import { EgressRefused, parseTargetUrl, resolveTarget } from '../egress/target.js';
 import type { Actor } from '../identity/actor.js';
 import { requireActiveMember } from '../roles/authority.js';
@@ -25,7 +30,15 @@ export interface WebhookEndpoint {
   verified_ts: string | null;
 }
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'clock' | 'webhookKeys' | 'egress' | 'webhooks'>;
+/** What endpoint verification needs of the service. */
+interface Ctx {
+  db: Database;
+  config: Pick<Config, 'baseUrl' | 'webhookTimeoutMs' | 'webhookVerifyRateLimitPerEndpoint' | 'webhookVerifyRateLimitPerMember'>;
+  clock: Clock;
+  webhookKeys: Pick<WebhookSigningKeys, 'active'>;
+  egress: AddressPolicy;
+  webhooks: WebhookDispatch;
+}
 
 /**
  * Registers a receiver URL for the calling member. The URL must be one
