@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 export function trackAllowedMethods(app: FastifyInstance): (path: string) => string[] {
   const routes: Array<{ pattern: RegExp; methods: Set<string> }> = [];
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v0/') || route.url.includes('*')) return;
+    if ((route.url !== '/v0' && !route.url.startsWith('/v0/')) || route.url.includes('*')) return;
     const pattern = new RegExp(`^${route.url.split('/').map(segmentPattern).join('/')}$`);
     const known = routes.find((r) => r.pattern.source === pattern.source);
     const methods = known?.methods ?? new Set<string>();
