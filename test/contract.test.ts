@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { STORABLE_TEXT_PATTERN } from '../src/content/text.js';
 import { buildHttpServer } from '../src/http/server.js';
 import { allOperations, sharedSchemas } from '../src/operations/index.js';
 import { defineOperation } from '../src/operations/operation.js';
@@ -144,6 +145,39 @@ for (const backend of backends()) {
         assert.equal(entry.requestBody.required, op.bodyRequired === true, `${op.name} requestBody.required`);
       }
       assert.equal(operationAt('POST', '/v0/spaces/{slug}/archive')!.requestBody!.required, true);
+    });
+
+    it('states the storable-text rule on every free-text string a request takes, also behind a reference', () => {
+      const unmarked = new Set<string>();
+      const seen = new Set<unknown>();
+      const walk = (node: unknown, where: string): void => {
+        if (typeof node !== 'object' || node === null || seen.has(node)) return;
+        seen.add(node);
+        if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}[${i}]`));
+        const schema = node as Record<string, unknown>;
+        if (typeof schema.$ref === 'string') {
+          const name = schema.$ref.replace('#/components/schemas/', '');
+          return walk(contract.components.schemas[name], name);
+        }
+        const free = schema.type === 'string' && !('format' in schema) && !('enum' in schema) && !('const' in schema);
+        if (free && schema.pattern === undefined) unmarked.add(where);
+        for (const [key, value] of Object.entries(schema)) {
+          if (key !== 'examples' && key !== 'example' && key !== 'default') walk(value, `${where}.${key}`);
+        }
+      };
+      for (const [path, methods] of Object.entries(contract.paths)) {
+        for (const [method, entry] of Object.entries(methods)) {
+          const declared = entry as ContractOperation & { parameters?: Array<{ name: string; in: string; schema?: unknown }> };
+          // A header cannot carry a NUL or a lone surrogate at all.
+          for (const parameter of declared.parameters ?? []) {
+            if (parameter.in !== 'header') walk(parameter.schema, `${method} ${path} ${parameter.name}`);
+          }
+          walk(declared.requestBody?.content?.['application/json'], `${method} ${path} body`);
+        }
+      }
+      assert.deepEqual([...unmarked], []);
+      const filter = JSON.stringify(contract.components.schemas.WebhookFilter);
+      assert.equal(filter.split(JSON.stringify(STORABLE_TEXT_PATTERN)).length - 1, 2, 'exact and prefix carry the pattern');
     });
 
     it('documents an optional body as not required, and treats an empty request as {}', async () => {

@@ -99,6 +99,9 @@ for (const backend of backends()) {
         [{ endpoint_id: adaEndpoint, filter: { any: [{ event_types: [{ suffix: 'x' }] }] } }, /filter/],
         [{ endpoint_id: adaEndpoint, filter: { any: [{ subject: { thread: 'x' } }] } }, /filter/],
         [{ endpoint_id: adaEndpoint, filter: { all: [] } }, /filter/],
+        // What the contract's pattern on the event type strings says.
+        [{ endpoint_id: adaEndpoint, filter: { any: [{ event_types: [{ exact: 'task_\u0000' }] }] } }, /filter\.any\[0\]\.event_types\[0\]\.exact must be UTF-8 text without NUL/],
+        [{ endpoint_id: adaEndpoint, filter: { any: [{ event_types: [{ prefix: '\uD800' }] }] } }, /filter\.any\[0\]\.event_types\[0\]\.prefix must be UTF-8 text without NUL/],
         [{ endpoint_id: beaEndpoint }, /endpoint_id: .* is not one of your webhook endpoints/],
         [{ endpoint_id: 'whep_nope' }, /endpoint_id/],
         [{}, /endpoint_id/],

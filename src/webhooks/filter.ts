@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ChannelName } from '../channels/schemas.js';
+import { STORABLE_TEXT_PATTERN } from '../content/text.js';
 
 /**
  * The Space subscription filter (docs/webhooks.md, "Filters"): an event
@@ -7,9 +8,17 @@ import { ChannelName } from '../channels/schemas.js';
  * parts do. The shape is the schema: anything else is refused with 422 at the
  * edge, before a subscription could hold a filter that means nothing.
  */
+// A shared schema, reached by reference, so the operations' storable-text marking
+// never sees these strings: they state the rule the edge enforces themselves.
 const TypeMatcher = Type.Union([
-  Type.Object({ prefix: Type.String({ minLength: 1, maxLength: 64, description: 'Event types starting with this, e.g. `task_`' }) }, { additionalProperties: false }),
-  Type.Object({ exact: Type.String({ minLength: 1, maxLength: 64, description: 'This event type, e.g. `message_posted`' }) }, { additionalProperties: false }),
+  Type.Object(
+    { prefix: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'Event types starting with this, e.g. `task_`' }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { exact: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'This event type, e.g. `message_posted`' }) },
+    { additionalProperties: false },
+  ),
 ]);
 
 const SubjectMatcher = Type.Union([
