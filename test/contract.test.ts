@@ -100,7 +100,8 @@ for (const backend of backends()) {
         const success = entry.responses[String(op.success.status)];
         assert.ok(success, `${op.name} has no ${op.success.status} response`);
         assert.ok(success.description, op.name);
-        if (op.success.schema) assert.ok(success.content?.['application/json']?.schema, `${op.name} success has no schema`);
+        const media = op.success.mediaType ?? 'application/json';
+        if (op.success.schema) assert.ok(success.content?.[media]?.schema, `${op.name} success has no ${media} schema`);
         for (const also of op.success.alsoStatuses ?? []) assert.ok(entry.responses[String(also)], `${op.name} ${also}`);
 
         // Error answers are declared once in components.responses and referenced.

@@ -61,6 +61,15 @@ for (const backend of backends()) {
       assert.ok(!verify(null, Buffer.from(`${key!.kid}.1767225601.${body}`), publicKey, Buffer.from(header.slice(3), 'base64url')));
     });
 
+    it('serves the key set as application/jwk-set+json, as the contract declares', async () => {
+      const res = await server.request('GET', '/v0/webhook-signing-keys');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/jwk-set\+json(;|$)/);
+      const contract = (await server.request('GET', '/v0/openapi.json')).body;
+      const answer = contract.paths['/v0/webhook-signing-keys'].get.responses['200'];
+      assert.deepEqual(Object.keys(answer.content), ['application/jwk-set+json']);
+      assert.equal(answer.content['application/jwk-set+json'].schema.$ref, '#/components/schemas/WebhookSigningKeySet');
+    });
+
     it('keeps private keys sealed at rest, under a key that is not in the database', async () => {
       const row = await server.app.ctx.db.kysely.selectFrom('webhook_signing_keys').selectAll().executeTakeFirstOrThrow();
       const { privateKey } = await server.app.ctx.webhookKeys.active();

@@ -7269,7 +7269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSigningKeySet"];
+                    "application/jwk-set+json": components["schemas"]["WebhookSigningKeySet"];
                 };
             };
             400: components["responses"]["BadRequest"];

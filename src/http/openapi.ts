@@ -152,9 +152,12 @@ function documentedErrors(op: AnyOperation): DeclaredStatus[] {
 /** The Fastify route schema of an operation: validation, serialisation and the contract at once. */
 export function routeSchema(op: AnyOperation): Record<string, unknown> {
   const response: Record<string, unknown> = {};
-  response[op.success.status] = op.success.schema
-    ? { ...op.success.schema, description: op.success.description }
-    : { description: op.success.description, type: 'null' };
+  const { schema, mediaType, description } = op.success;
+  response[op.success.status] = !schema
+    ? { description, type: 'null' }
+    : mediaType
+      ? { description, content: { [mediaType]: { schema } } }
+      : { ...schema, description };
   for (const status of op.success.alsoStatuses ?? []) response[status] = response[op.success.status];
   if (op.conditional) {
     response[op.success.status] = { ...(response[op.success.status] as object), headers: CONDITIONAL_HEADERS };

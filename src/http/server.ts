@@ -220,6 +220,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     if (answer.tagged !== undefined) return sendTagged(request, reply, answer.tagged.json, answer.tagged.etag);
     if (answer.status === 204) return reply.send();
     if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
+    if (op.success.mediaType) reply.type(op.success.mediaType);
     return reply.send(result);
   };
   // The answer as bytes, for operations that keep it under an `Idempotency-Key` (docs/idempotency.md).

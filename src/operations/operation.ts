@@ -88,6 +88,8 @@ export interface Operation<
     status: 200 | 201 | 202 | 204;
     description: string;
     schema?: R;
+    /** The answer's media type, when a more precise one than `application/json` names it (a JWK Set). */
+    mediaType?: `application/${string}+json`;
     /** Other success statuses the handler may choose (same body schema). */
     alsoStatuses?: Array<200 | 201 | 202>;
     /**

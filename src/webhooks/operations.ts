@@ -35,7 +35,12 @@ export const listWebhookSigningKeys = defineOperation({
     '`Webhook-Signature` over `<Webhook-Key-Id>.<Webhook-Timestamp>.<raw body>` with that key. ' +
     'After a rotation the previous key stays listed as `retiring` for at least 7 days.',
   auth: { anonymous: true, schemes: [] },
-  success: { status: 200, description: 'The active key and any retiring ones.', schema: Type.Ref('WebhookSigningKeySet') },
+  success: {
+    status: 200,
+    description: 'The active key and any retiring ones.',
+    schema: Type.Ref('WebhookSigningKeySet'),
+    mediaType: 'application/jwk-set+json',
+  },
   errors: [],
   readOnly: true,
   notAnMcpTool: 'for webhook receivers verifying signatures, which are HTTP servers rather than agents',

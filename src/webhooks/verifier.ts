@@ -359,7 +359,7 @@ function thumbprint(x: string): string {
 }
 
 async function fetchKeySet(url: string): Promise<WebhookJwk[]> {
-  const res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(KEYS_TIMEOUT_MS) });
+  const res = await fetch(url, { headers: { accept: 'application/jwk-set+json, application/json' }, signal: AbortSignal.timeout(KEYS_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   const set = (await res.json()) as { keys?: unknown };
   if (!Array.isArray(set.keys)) throw new Error(`${url} is not a JWK Set`);

@@ -64,10 +64,12 @@ export class ContractChecker {
     const key = `${route.method} ${route.template} ${status}`;
     let validate = this.compiled.get(key);
     if (!validate) {
+      // One media type per answer: JSON, or a more precise +json type (a JWK Set).
+      const media = escape(Object.keys(answer.content)[0]!);
       const pointer =
         sharedName === undefined
-          ? `contract#/paths/${escape(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/application~1json/schema`
-          : `contract#/components/responses/${sharedName}/content/application~1json/schema`;
+          ? `contract#/paths/${escape(route.template)}/${route.method.toLowerCase()}/responses/${status}/content/${media}/schema`
+          : `contract#/components/responses/${sharedName}/content/${media}/schema`;
       validate = this.ajv.getSchema(pointer);
       assert.ok(validate, `no schema at ${pointer}`);
       this.compiled.set(key, validate);
