@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { STORABLE_TEXT_PATTERN } from '../src/content/text.js';
 import { buildHttpServer } from '../src/http/server.js';
+import { createAjv } from '../src/http/validation.js';
 import { allOperations, sharedSchemas } from '../src/operations/index.js';
 import { defineOperation } from '../src/operations/operation.js';
 import { backends, startServer, type TestServer } from './support/server.js';
@@ -179,6 +180,36 @@ for (const backend of backends()) {
       assert.deepEqual([...unmarked], []);
       const filter = JSON.stringify(contract.components.schemas.WebhookFilter);
       assert.equal(filter.split(JSON.stringify(STORABLE_TEXT_PATTERN)).length - 1, 2, 'exact and prefix carry the pattern');
+    });
+
+    it('shows examples of the main operations, each holding to its own schema as the edge validates it', () => {
+      const shown = operations.filter((op) => op.examples).map((op) => op.name);
+      for (const name of ['propose_space', 'join_space', 'post_message', 'list_event_page', 'list_inbox_events', 'create_task', 'create_resource', 'get_resource']) {
+        assert.ok(shown.includes(name), `${name} shows an example`);
+      }
+      for (const name of ['set_space_pins', 'create_webhook_endpoint', 'create_space_webhook_subscription']) assert.ok(shown.includes(name), `${name} shows an example`);
+      const ajv = createAjv(sharedSchemas, { coerceTypes: false });
+      const holds = (schema: unknown, example: unknown, what: string) => {
+        const validate = ajv.compile(schema as object);
+        // The edge fills defaults in what it validates; the declared example stays as shown.
+        assert.ok(validate(structuredClone(example)), `${what}: ${ajv.errorsText(validate.errors)}`);
+      };
+      for (const op of operations.filter((o) => o.examples)) {
+        const entry = operationAt(op.method, op.path)! as ContractOperation & {
+          requestBody?: { content?: Record<string, { example?: unknown }> };
+        };
+        const { body, response } = op.examples!;
+        if (body !== undefined) {
+          assert.ok(op.body, `${op.name} takes no body to show`);
+          holds(op.body, body, `${op.name} body example`);
+          assert.deepEqual(entry.requestBody?.content?.['application/json']?.example, body, `${op.name} body example in the contract`);
+        }
+        if (response !== undefined) {
+          holds(op.success.schema, response, `${op.name} answer example`);
+          const media = (entry.responses[String(op.success.status)]!.content as Record<string, { example?: unknown }>)[op.success.mediaType ?? 'application/json'];
+          assert.deepEqual(media?.example, response, `${op.name} answer example in the contract`);
+        }
+      }
     });
 
     it('documents an optional body as not required, and treats an empty request as {}', async () => {

@@ -1489,7 +1489,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an endpoint to a Space's events
-         * @description Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space (unless removed), admission in request and invite Spaces (else 403). Without a `filter`, every event of the Space that the owner may read qualifies; with one, events matching any of its clauses. `endpoint_id` must be one of your endpoints, any status (else 422). `debounce_ms` is 0-60000, default 1000: after the first qualifying event, a wake waits that long to gather more. The subscription starts `inactive` at version 1 and sends nothing until activated. Quotas per member (deleted ones do not count): 100 subscriptions, 20 per Space, 20 inbox subscriptions: 409 beyond.
+         * @description Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space (unless removed), admission in request and invite Spaces (else 403). `filter` says which events qualify. `endpoint_id` must be one of your endpoints, any status (else 422). `debounce_ms` is 0-60000, default 1000: after the first qualifying event, a wake waits that long to gather more. The subscription starts `inactive` at version 1 and sends nothing until activated. Quotas per member (deleted ones do not count): 100 subscriptions, 20 per Space, 20 inbox subscriptions: 409 beyond.
          */
         post: operations["create_space_webhook_subscription"];
         delete?: never;
@@ -3796,16 +3796,16 @@ export interface components {
             /** @description When a challenge last succeeded; null until then */
             verified_ts: string | null;
         };
-        /** @description Which events of the Space wake the subscription; without one, every event the owner may read */
+        /** @description Which events of the Space wake the subscription (none: every event the owner may read) */
         WebhookFilter: {
-            /** @description An event qualifies when any clause matches (all of that clause's parts) */
+            /** @description An event qualifies when it matches every part of some clause */
             any: {
                 /** @description Any of these types; absent: every type */
                 event_types?: ({
-                    /** @description Event types starting with this, e.g. `task_` */
+                    /** @description Types starting with this, e.g. `task_` */
                     prefix: string;
                 } | {
-                    /** @description This event type, e.g. `message_posted` */
+                    /** @description This type, e.g. `message_posted` */
                     exact: string;
                 })[];
                 subject?: {
@@ -4248,6 +4248,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "slug": "garden",
+                 *       "name": "The Garden",
+                 *       "purpose": "Where we grow things"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Space slug */
                     slug: string;
@@ -4266,6 +4273,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": "garden",
+                     *       "name": "The Garden",
+                     *       "purpose": "Where we grow things",
+                     *       "charter": "",
+                     *       "join_policy": "open",
+                     *       "review_policy": "independent_principal",
+                     *       "governance_mode": "hosted",
+                     *       "status": "proposed",
+                     *       "steward": "ada",
+                     *       "created_by": "ada",
+                     *       "created_ts": "2026-05-04T09:00:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:00:00.000Z",
+                     *       "pinned_resources": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Space"];
                 };
             };
@@ -4484,6 +4508,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "space": "garden",
+                     *       "member": "bea",
+                     *       "state": "admitted",
+                     *       "updated_ts": "2026-05-04T09:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SpaceMembership"];
                 };
             };
@@ -5722,6 +5754,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "cursor": 7,
+                     *           "type": "space_member_admitted",
+                     *           "space": "garden",
+                     *           "actor": "bea",
+                     *           "subjects": [
+                     *             "space:garden",
+                     *             "member:bea"
+                     *           ],
+                     *           "payload": {
+                     *             "slug": "garden",
+                     *             "member": "bea",
+                     *             "join_policy": "open"
+                     *           },
+                     *           "created_ts": "2026-05-04T09:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "cursor": 8,
+                     *           "type": "message_posted",
+                     *           "space": "garden",
+                     *           "actor": "ada",
+                     *           "subjects": [
+                     *             "space:garden",
+                     *             "channel:general",
+                     *             "message:1",
+                     *             "member:mentioned:bea"
+                     *           ],
+                     *           "payload": {
+                     *             "message_id": 1,
+                     *             "channel": "general",
+                     *             "task": null,
+                     *             "author": "ada",
+                     *             "body": "The tomatoes need water before noon, @bea.",
+                     *             "mentioned_members": [
+                     *               "bea"
+                     *             ]
+                     *           },
+                     *           "created_ts": "2026-05-04T09:12:00.000Z"
+                     *         }
+                     *       ],
+                     *       "cursor": 8,
+                     *       "protocol": "atrium/0.1-draft"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
@@ -5856,6 +5935,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "general",
+                 *       "title": "Water the tomatoes",
+                 *       "body": "Both beds, before noon."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `pin_proposal` tasks are filed through the pin-proposal operations.
@@ -5876,6 +5962,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "space": "garden",
+                     *       "kind": "general",
+                     *       "title": "Water the tomatoes",
+                     *       "body": "Both beds, before noon.",
+                     *       "status": "open",
+                     *       "created_by": "ada",
+                     *       "claimant": null,
+                     *       "completion": null,
+                     *       "created_ts": "2026-05-04T09:15:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:15:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Task"];
                 };
             };
@@ -6365,6 +6466,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "The tomatoes need water before noon, @bea."
+                 *     }
+                 */
                 "application/json": {
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
@@ -6378,6 +6484,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "space": "garden",
+                     *       "channel": "general",
+                     *       "task": null,
+                     *       "author": "ada",
+                     *       "body": "The tomatoes need water before noon, @bea.",
+                     *       "mentioned_members": [
+                     *         "bea"
+                     *       ],
+                     *       "created_ts": "2026-05-04T09:12:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -6554,6 +6674,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "cursor": 8,
+                     *           "type": "message_posted",
+                     *           "space": "garden",
+                     *           "actor": "ada",
+                     *           "subjects": [
+                     *             "space:garden",
+                     *             "channel:general",
+                     *             "message:1",
+                     *             "member:mentioned:bea"
+                     *           ],
+                     *           "payload": {
+                     *             "message_id": 1,
+                     *             "channel": "general",
+                     *             "task": null,
+                     *             "author": "ada",
+                     *             "body": "The tomatoes need water before noon, @bea.",
+                     *             "mentioned_members": [
+                     *               "bea"
+                     *             ]
+                     *           },
+                     *           "created_ts": "2026-05-04T09:12:00.000Z"
+                     *         }
+                     *       ],
+                     *       "cursor": 8,
+                     *       "protocol": "atrium/0.1-draft"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
@@ -6697,6 +6848,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Planting plan",
+                 *       "content": "# Planting plan\n\nTomatoes in bed 2, beans in bed 3.\n"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1-200 characters, not blank. */
                     name: string;
@@ -6719,6 +6876,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "res_ciisw4hio2dpeuanrvqmudp7gm",
+                     *       "space": "garden",
+                     *       "kind": "document",
+                     *       "name": "Planting plan",
+                     *       "current_version": 1,
+                     *       "mime_type": "text/markdown",
+                     *       "digest": "sha256:90d404019ca65a602b9cf50a443adf42c5074082d04523d02a0564345d9454b5",
+                     *       "byte_length": 52,
+                     *       "created_by": "ada",
+                     *       "updated_by": "ada",
+                     *       "created_ts": "2026-05-04T09:20:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:20:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Resource"];
                 };
             };
@@ -6756,6 +6929,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "res_ciisw4hio2dpeuanrvqmudp7gm",
+                     *       "space": "garden",
+                     *       "kind": "document",
+                     *       "name": "Planting plan",
+                     *       "current_version": 1,
+                     *       "mime_type": "text/markdown",
+                     *       "digest": "sha256:90d404019ca65a602b9cf50a443adf42c5074082d04523d02a0564345d9454b5",
+                     *       "byte_length": 52,
+                     *       "created_by": "ada",
+                     *       "updated_by": "ada",
+                     *       "created_ts": "2026-05-04T09:20:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:20:00.000Z",
+                     *       "content": "# Planting plan\n\nTomatoes in bed 2, beans in bed 3.\n"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResourceDocument"];
                 };
             };
@@ -6910,6 +7100,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "resource_ids": [
+                 *         "res_ciisw4hio2dpeuanrvqmudp7gm"
+                 *       ],
+                 *       "reason": "The plan everyone works from"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The whole pin list, in order; the first pin is by convention the README. Empty clears it. */
                     resource_ids: string[];
@@ -6925,6 +7123,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "slug": "garden",
+                     *       "name": "The Garden",
+                     *       "purpose": "Where we grow things",
+                     *       "charter": "",
+                     *       "join_policy": "open",
+                     *       "review_policy": "independent_principal",
+                     *       "governance_mode": "hosted",
+                     *       "status": "active",
+                     *       "steward": "ada",
+                     *       "created_by": "ada",
+                     *       "created_ts": "2026-05-04T09:00:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:25:00.000Z",
+                     *       "pinned_resources": [
+                     *         "res_ciisw4hio2dpeuanrvqmudp7gm"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Space"];
                 };
             };
@@ -7317,6 +7534,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.org/atrium"
+                 *     }
+                 */
                 "application/json": {
                     /** @description An absolute https URL with no user name or password whose host resolves only to public addresses (http and private addresses only inside ATRIUM_EGRESS_ALLOW_CIDRS) */
                     url: string;
@@ -7330,6 +7552,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whep_ixhzpbjcih7lyj2m6pa6ylyjiu",
+                     *       "url": "https://hooks.example.org/atrium",
+                     *       "status": "unverified",
+                     *       "owner_member": "ada",
+                     *       "created_ts": "2026-05-04T09:05:00.000Z",
+                     *       "verified_ts": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -7494,6 +7726,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "whep_ixhzpbjcih7lyj2m6pa6ylyjiu",
+                 *       "debounce_ms": 1000,
+                 *       "filter": {
+                 *         "any": [
+                 *           {
+                 *             "event_types": [
+                 *               {
+                 *                 "prefix": "task_"
+                 *               },
+                 *               {
+                 *                 "exact": "message_posted"
+                 *               }
+                 *             ],
+                 *             "subject": {
+                 *               "channel": "general"
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description One of your endpoints, any status */
                     endpoint_id: string;
@@ -7513,6 +7768,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whsub_6mircbh4kittedkt2ghoqkluhy",
+                     *       "scope": "space_events",
+                     *       "endpoint_id": "whep_ixhzpbjcih7lyj2m6pa6ylyjiu",
+                     *       "owner_member": "ada",
+                     *       "debounce_ms": 1000,
+                     *       "status": "inactive",
+                     *       "version": 1,
+                     *       "activation_cursor": null,
+                     *       "created_ts": "2026-05-04T09:25:00.000Z",
+                     *       "updated_ts": "2026-05-04T09:25:00.000Z",
+                     *       "space": "garden",
+                     *       "filter": {
+                     *         "any": [
+                     *           {
+                     *             "event_types": [
+                     *               {
+                     *                 "prefix": "task_"
+                     *               },
+                     *               {
+                     *                 "exact": "message_posted"
+                     *               }
+                     *             ],
+                     *             "subject": {
+                     *               "channel": "general"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };

@@ -7,6 +7,7 @@ import { FeedQuery, feedRead } from './schemas.js';
 import { readFeed, type EventQuery } from './feed.js';
 import { sendFeedAnswer } from './feed-response.js';
 import { feedKeys } from './tail.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const FeedPageRef = Type.Ref('FeedPage');
 
@@ -23,6 +24,7 @@ export const listEventPage = defineOperation({
   auth: { anonymous: true, schemes: ['member_key', 'session', 'steward_key'] },
   params: SpaceParams,
   query: FeedQuery,
+  examples: EXAMPLES.feedPage,
   success: { status: 200, description: 'One feed page.', schema: FeedPageRef, plainJson: true },
   errors: [401, 403, 404],
   readOnly: true,

@@ -182,13 +182,15 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
     ...(op.conditional ? { headers: IF_NONE_MATCH } : {}),
     ...(op.idempotencyKey ? { headers: IDEMPOTENCY_KEY_HEADERS } : {}),
     ...(op.query ? { querystring: op.query } : {}),
-    ...(op.body ? { body: op.body } : {}),
+    // A one-item `examples` becomes the media type's `example` in the contract (@fastify/swagger).
+    ...(op.body ? { body: op.examples?.body !== undefined ? { ...op.body, examples: [op.examples.body] } : op.body } : {}),
     response,
   };
 }
 
 export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]): SwaggerOptions {
   const bodyRequired = new Map(operations.map((op) => [op.name, op.bodyRequired === true]));
+  const answerExamples = new Map(operations.flatMap((op) => (op.examples?.response !== undefined ? [[op.name, { status: op.success.status, example: op.examples.response }]] : [])));
   return {
     // @fastify/swagger marks every request body required; ours are required only
     // where the operation says so (e.g. archive needs at least `{}`). Error
@@ -204,6 +206,10 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
           if (operation.requestBody && operation.operationId !== undefined) {
             operation.requestBody.required = bodyRequired.get(operation.operationId) ?? false;
           }
+          // Set here: an answer schema that is a reference keeps only its `$ref` in the route schema's conversion.
+          const shown = operation.operationId !== undefined ? answerExamples.get(operation.operationId) : undefined;
+          const answer = shown ? (operation.responses?.[shown.status] as { content?: Record<string, { example?: unknown }> } | undefined) : undefined;
+          for (const media of Object.values(answer?.content ?? {})) media.example = shown!.example;
           for (const [status, answer] of Object.entries(operation.responses ?? {})) {
             const name = ERROR_RESPONSE_NAMES[status];
             if (name === undefined) continue;

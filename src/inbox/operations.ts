@@ -6,6 +6,7 @@ import { Timestamp } from '../shared/schemas.js';
 import { markRead, readState, requireHandedOut } from './read-state.js';
 import { readInbox } from './service.js';
 import { sendFeedAnswer } from '../events/feed-response.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 export const listInboxEvents = defineOperation({
   name: 'list_inbox_events',
@@ -20,6 +21,7 @@ export const listInboxEvents = defineOperation({
     '`limit` defaults to 100, at most 500. With `wait`, an empty page is held until a mention of the caller or a direct message to them commits (a long poll).',
   auth: { anonymous: false, schemes: ['member_key', 'session'] },
   query: FeedQuery,
+  examples: EXAMPLES.inboxPage,
   success: { status: 200, description: 'One inbox page.', schema: Type.Ref('FeedPage'), plainJson: true },
   errors: [401, 403],
   readOnly: true,

@@ -18,6 +18,7 @@ import {
   PostMessageBody,
 } from './schemas.js';
 import * as messages from './service.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const TAG: Tag = 'Messages';
 
@@ -43,6 +44,7 @@ export const postMessage = defineOperation({
   params: ChannelParams,
   body: PostMessageBody,
   bodyRequired: true,
+  examples: EXAMPLES.postMessage,
   success: { status: 201, description: 'The message.', schema: MessageRef },
   errors: [401, 403, 404, 409, 429, 503],
   handler: async ({ params, body, actor, ctx }) => {

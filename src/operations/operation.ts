@@ -135,6 +135,13 @@ export interface Operation<
   openWorld?: boolean;
   /** Why this operation has no MCP tool (docs/mcp.md); absent: it has one. */
   notAnMcpTool?: string;
+  /**
+   * A request body and a success answer as the API reference shows them, in
+   * place of what a renderer makes up from the schema (`"string"`). They go to
+   * the contract only: MCP tool schemas stay as small as they are, since a
+   * client pays for them in every prompt. A test checks each against its schema.
+   */
+  examples?: { body?: unknown; response?: unknown };
   handler(input: OperationInput<StaticOr<P, undefined>, StaticOr<Q, undefined>, StaticOr<B, undefined>>): Promise<StaticOr<R, void>>;
 }
 

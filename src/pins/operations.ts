@@ -17,6 +17,7 @@ import {
   SetPinsBody,
 } from './schemas.js';
 import * as pins from './service.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const TAG: Tag = 'Pins';
 
@@ -42,6 +43,7 @@ export const setSpacePins = defineOperation({
   params: SpaceParams,
   body: SetPinsBody,
   bodyRequired: true,
+  examples: EXAMPLES.setSpacePins,
   success: { status: 200, description: 'The Space, with its new `pinned_resources`.', schema: SpaceRef },
   errors: [401, 403, 404, 409],
   // Replaces the whole list; an empty list unpins everything.

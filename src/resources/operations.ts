@@ -13,6 +13,7 @@ import {
   VersionParams,
 } from './schemas.js';
 import * as resources from './service.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG: Tag = 'Resources';
@@ -59,6 +60,7 @@ export const createResource = defineOperation({
   params: SpaceParams,
   body: CreateResourceBody,
   bodyRequired: true,
+  examples: EXAMPLES.createResource,
   success: { status: 201, description: 'The new Resource (metadata, at version 1).', schema: Type.Ref('Resource') },
   errors: [401, 403, 404, 409],
   handler: async ({ params, body, actor, ctx }) => {
@@ -78,6 +80,7 @@ export const getResource = defineOperation({
   description: `${READ_RULE} A Resource id of another Space is 404 here.`,
   auth: { anonymous: true, schemes: [...READER] },
   params: ResourceParams,
+  examples: EXAMPLES.getResource,
   success: { status: 200, description: 'The Resource with the text of its current version.', schema: Type.Ref('ResourceDocument') },
   errors: [401, 403, 404],
   readOnly: true,

@@ -15,6 +15,7 @@ import {
   SpaceMemberParams,
 } from './schemas.js';
 import * as spaces from './service.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const TAG: Tag = 'Spaces';
 
@@ -54,6 +55,7 @@ export const proposeSpace = defineOperation({
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   body: ProposeSpaceBody,
   bodyRequired: true,
+  examples: EXAMPLES.proposeSpace,
   success: { status: 201, description: 'The proposed Space.', schema: SpaceRef },
   errors: [401, 403, 409],
   handler: async ({ body, actor, ctx }) => ctx.db.transaction((tx) => spaces.proposeSpace(tx, actor, body)),
@@ -168,6 +170,7 @@ export const joinSpace = defineOperation({
     'Invite Spaces admit only an invited member (403 otherwise).',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
+  examples: EXAMPLES.joinSpace,
   success: {
     status: 200,
     description: 'The membership: 200 when admitted, 202 when a join request was filed.',

@@ -9,6 +9,7 @@ import { type TaskMove } from './lifecycle.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import { CreateTaskBody, ListTasksQuery, TaskParams, TaskRef } from './schemas.js';
 import * as tasks from './service.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const READER = ['member_key', 'session', 'steward_key'] as const;
 const TAG: Tag = 'Tasks';
@@ -30,6 +31,7 @@ export const createTask = defineOperation({
   params: SpaceParams,
   body: CreateTaskBody,
   bodyRequired: true,
+  examples: EXAMPLES.createTask,
   success: { status: 201, description: 'The new task, `open`.', schema: TaskRef },
   errors: [401, 403, 404, 409],
   handler: async ({ params, body, actor, ctx }) => ctx.db.transaction((tx) => tasks.createTask(tx, actor, params.slug, body)),

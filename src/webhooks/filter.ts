@@ -12,11 +12,11 @@ import { STORABLE_TEXT_PATTERN } from '../content/text.js';
 // never sees these strings: they state the rule the edge enforces themselves.
 const TypeMatcher = Type.Union([
   Type.Object(
-    { prefix: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'Event types starting with this, e.g. `task_`' }) },
+    { prefix: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'Types starting with this, e.g. `task_`' }) },
     { additionalProperties: false },
   ),
   Type.Object(
-    { exact: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'This event type, e.g. `message_posted`' }) },
+    { exact: Type.String({ minLength: 1, maxLength: 64, pattern: STORABLE_TEXT_PATTERN, description: 'This type, e.g. `message_posted`' }) },
     { additionalProperties: false },
   ),
 ]);
@@ -35,11 +35,11 @@ const Clause = Type.Object(
 );
 
 export const WebhookFilterSchema = Type.Object(
-  { any: Type.Array(Clause, { minItems: 1, maxItems: 20, description: 'An event qualifies when any clause matches (all of that clause\'s parts)' }) },
+  { any: Type.Array(Clause, { minItems: 1, maxItems: 20, description: 'An event qualifies when it matches every part of some clause' }) },
   {
     $id: 'WebhookFilter',
     additionalProperties: false,
-    description: 'Which events of the Space wake the subscription; without one, every event the owner may read',
+    description: 'Which events of the Space wake the subscription (none: every event the owner may read)',
   },
 );
 

@@ -18,6 +18,7 @@ import {
   SpaceSubscriptionParams,
   SubscriptionParams,
 } from './schemas.js';
+import { EXAMPLES } from '../operations/examples.js';
 
 const EndpointRef = Type.Ref('WebhookEndpoint');
 const OWNER_RULE =
@@ -61,6 +62,7 @@ export const createWebhookEndpoint = defineOperation({
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   body: CreateEndpointBody,
   bodyRequired: true,
+  examples: EXAMPLES.createWebhookEndpoint,
   success: { status: 201, description: 'The endpoint, `unverified`.', schema: EndpointRef },
   errors: [401, 403, 409],
   handler: async ({ body, actor, ctx }) => endpoints.registerEndpoint(ctx, actor, body.url),
@@ -178,6 +180,8 @@ interface CollectionSpec {
   patchRule: string;
   /** Statuses besides the owner's own 401/403/404 rules. */
   collectionErrors: ErrorStatus[];
+  /** What the reference shows for a create. */
+  createExamples?: { body: unknown; response: unknown };
 }
 
 function collectionOperations(spec: CollectionSpec) {
@@ -195,6 +199,7 @@ function collectionOperations(spec: CollectionSpec) {
       params: spec.params,
       body: spec.createBody,
       bodyRequired: true,
+      ...(spec.createExamples ? { examples: spec.createExamples } : {}),
       success: { status: 201, description: 'The subscription, `inactive`.', schema: SubscriptionRef },
       errors: [401, 403, ...spec.collectionErrors, 409],
       idempotencyKey: true,
@@ -299,10 +304,10 @@ export const spaceSubscriptionOperations = collectionOperations({
   },
   createRule:
     'Wakes say "events in this range may concern you; read the feed". Follows the Space action gate: any active member in an open Space ' +
-    '(unless removed), admission in request and invite Spaces (else 403). Without a `filter`, every event of the Space that the owner may read ' +
-    'qualifies; with one, events matching any of its clauses.',
+    '(unless removed), admission in request and invite Spaces (else 403). `filter` says which events qualify.',
   patchRule: ' `filter` replaces the filter; null clears it.',
   collectionErrors: [404],
+  createExamples: EXAMPLES.createSpaceWebhookSubscription,
 });
 
 /** `/v0/me/inbox-subscriptions`: the caller's own inbox; an operator never receives its agents'. */
