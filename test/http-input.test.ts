@@ -131,11 +131,11 @@ for (const backend of backends()) {
     it('answers the API index asked with another method 405 with Allow, TRACE and OPTIONS included', async () => {
       // fetch refuses to send TRACE, so the request goes out raw.
       const ask = (method: string) =>
-        new Promise<{ status: number | undefined; allow: string | undefined; body: string }>((resolve, reject) => {
+        new Promise<{ status: number | undefined; allow: string | undefined; code: unknown; body: string }>((resolve, reject) => {
           request(`${server.url}/v0`, { method }, (res) => {
             let body = '';
             res.setEncoding('utf8').on('data', (c: string) => (body += c));
-            res.on('end', () => resolve({ status: res.statusCode, allow: res.headers.allow, body }));
+            res.on('end', () => resolve({ status: res.statusCode, allow: res.headers.allow, code: res.headers['atrium-error'], body }));
           })
             .on('error', reject)
             .end();
@@ -144,6 +144,7 @@ for (const backend of backends()) {
         const res = await ask(method);
         assert.equal(res.status, 405, method);
         assert.equal(res.allow, 'GET, HEAD', method);
+        assert.equal(res.code, 'method_not_allowed', method);
         assert.match(JSON.parse(res.body).detail, new RegExp(`/v0 does not take ${method}`), method);
       }
     });
