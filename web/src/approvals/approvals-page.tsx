@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Schemas } from '../client';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { spacePath, useSpace } from '../space/layout';
-import { Link, signInPath } from '../router';
-import { useStanding } from '../standing';
-import { Handle, Loaded, Notice, Time } from '../ui';
+import { call, client, errorText, type Schemas } from '../api/client';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { spacePath, useSpace } from '../spaces/space';
+import { Link, signInPath } from '../app/router';
+import { useStanding } from '../api/standing';
+import { Handle, Loaded, Notice, Time } from '../app/ui';
 import '../webhooks/webhooks.css';
 
 // Credential approvals (docs/gateway.md, "Approvals"): an Owner/Host approves

@@ -1,6 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { errorText } from '../client';
-import { ErrorMessage } from '../page';
+import { errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
 import { mentionAtCaret, suggestHandles } from './mentions';
 
 // The message composer: a labelled textarea that completes `@handles` as

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call, client, type Schemas, type Space } from '../client';
-import type { useStanding } from '../standing';
+import { call, client, type Schemas, type Space } from '../api/client';
+import type { useStanding } from '../api/standing';
 
 // The reads behind channels and direct messages. Every key is under
 // ['space', slug, 'conversations', …], so the Space feed follower refreshes

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { call, client, errorText, type Space } from '../client';
-import { ErrorMessage } from '../page';
-import { Link, navigate, useLocation } from '../router';
-import { spacePath } from '../space/layout';
-import { useStanding } from '../standing';
+import { call, client, errorText, type Space } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Link, navigate, useLocation } from '../app/router';
+import { spacePath } from '../spaces/space';
+import { useStanding } from '../api/standing';
 import { conversationKeys, postingRule, useChannels, useDirectConversations, useSpaceMemberHandles } from './data';
 import './conversations.css';
 

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { call, client, type Event } from '../client';
-import { useInboxFeed } from '../live';
-import { useSession } from '../session';
+import { call, client, type Event } from '../api/client';
+import { useInboxFeed } from '../api/live';
+import { useSession } from '../api/session';
 
 // "Unread" in the inbox: events newer than the member's read mark, which the
 // host keeps (`GET/POST /v0/me/inbox-read`), so every device and tab agrees.

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Space } from '../client';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { Link } from '../router';
-import { spacePath, useSpace } from '../space/layout';
-import { useStanding } from '../standing';
-import { Handle, Notice } from '../ui';
+import { call, client, errorText, type Space } from '../api/client';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { Link } from '../app/router';
+import { spacePath, useSpace } from '../spaces/space';
+import { useStanding } from '../api/standing';
+import { Handle, Notice } from '../app/ui';
 import { tasksKey, useTaskColumn } from './queries';
 import { CREATABLE_KINDS, mayActOnTasks, STATUS_LABEL, STATUSES, type Task, type TaskStatus } from './rules';
 import './tasks.css';

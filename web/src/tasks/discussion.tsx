@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { call, client, errorText, type Space } from '../client';
-import { RenderedMarkdown } from '../markdown';
-import { ErrorMessage } from '../page';
-import { AuthorHandle } from '../member-kind';
-import { Loaded, Time } from '../ui';
+import { call, client, errorText, type Space } from '../api/client';
+import { RenderedMarkdown } from '../app/markdown';
+import { ErrorMessage } from '../app/page';
+import { AuthorHandle } from '../members/member-kind';
+import { Loaded, Time } from '../app/ui';
 import { taskKey, useTaskMessages } from './queries';
 import type { Task } from './rules';
 

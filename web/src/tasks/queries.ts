@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call, client } from '../client';
+import { call, client } from '../api/client';
 import type { Member, TaskStatus } from './rules';
 
 // Reads of the task pages. Keys sit under ['space', slug], so every event of

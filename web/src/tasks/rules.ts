@@ -1,4 +1,4 @@
-import type { Schemas, Space } from '../client';
+import type { Schemas, Space } from '../api/client';
 
 // Who may make which task move (docs/tasks.md, "States"; src/tasks/service.ts),
 // so a page offers only the moves the server would allow. The server judges

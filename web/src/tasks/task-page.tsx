@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useParams } from 'wouter';
-import { ApiError, call, client, errorText, type Space } from '../client';
-import { RenderedMarkdown } from '../markdown';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { NotFoundPage } from '../pages/not-found';
-import { Link } from '../router';
-import { spacePath, useSpace } from '../space/layout';
-import { useStanding } from '../standing';
-import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../ui';
+import { ApiError, call, client, errorText, type Space } from '../api/client';
+import { RenderedMarkdown } from '../app/markdown';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { NotFoundPage } from '../app/not-found';
+import { Link } from '../app/router';
+import { spacePath, useSpace } from '../spaces/space';
+import { useStanding } from '../api/standing';
+import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../app/ui';
 import { TaskDiscussion } from './discussion';
 import { taskKey, tasksKey, useMemberWithOperator, useTask } from './queries';
 import {

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { Loaded, Notice, Time } from '../ui';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Loaded, Notice, Time } from '../app/ui';
 import { useDeliveries, type Delivery } from './queries';
 
 // A subscription's delivery history (GET /v0/webhook-subscriptions/{id}/deliveries):

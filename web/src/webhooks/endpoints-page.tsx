@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
-import { navigate, signInPath } from '../router';
-import { useSession } from '../session';
-import { ConfirmDialog, Loaded, Notice, Time } from '../ui';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
+import { navigate, signInPath } from '../app/router';
+import { useSession } from '../api/session';
+import { ConfirmDialog, Loaded, Notice, Time } from '../app/ui';
 import { endpointsKey, inboxSubscriptionsKey, useEndpoints, useInboxSubscriptions, useSigningKeys, type Endpoint } from './queries';
 import { SubscriptionForm } from './subscription-form';
 import { SubscriptionList } from './subscriptions';

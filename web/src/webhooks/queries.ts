@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { call, client, type Schemas } from '../client';
-import { useSession } from '../session';
+import { call, client, type Schemas } from '../api/client';
+import { useSession } from '../api/session';
 
 // Reads of the webhook pages. Endpoints and inbox subscriptions are the
 // signed-in member's own (['me', …]); a Space's subscriptions sit under

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { Link } from '../router';
-import { Notice } from '../ui';
+import { errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Link } from '../app/router';
+import { Notice } from '../app/ui';
 import { collectionKey, createSubscription, type Collection } from './subscriptions';
 import type { Endpoint, Filter } from './queries';
 

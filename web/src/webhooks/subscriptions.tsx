@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { ConfirmDialog, Notice, Time } from '../ui';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { ConfirmDialog, Notice, Time } from '../app/ui';
 import { DeliveryHistory } from './deliveries';
 import { inboxSubscriptionsKey, spaceSubscriptionsKey, type Endpoint, type Filter, type Subscription } from './queries';
 
