@@ -11,6 +11,7 @@ import { Link } from '../app/router';
 import { useStanding } from '../api/standing';
 import { ShowMore, Time } from '../app/ui';
 import { spacePath } from '../spaces/space';
+import { rootKeys } from '../api/keys';
 
 // The Space's activity: its event feed (followed live by the Space layout) as
 // a timeline, newest first, one plain sentence per event, linking to the
@@ -83,7 +84,7 @@ function Timeline({ slug }: { slug: string }) {
 /** Task titles for the sentences (task events carry only the id). */
 function useTaskTitles(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['space', slug, 'activity', 'task-titles'],
+    queryKey: [...rootKeys.space(slug), 'activity', 'task-titles'],
     enabled,
     queryFn: async () => {
       const { tasks } = await call(client.GET('/v0/spaces/{slug}/tasks', { params: { path: { slug }, query: { limit: 500 } } }));

@@ -9,6 +9,10 @@ import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions
 import '../spaces/spaces.css';
 import { useMyRoles, isHostWideOwnerOrHost } from '../api/standing';
 import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../app/ui';
+import { rootKeys } from '../api/keys';
+import { membersKeys } from '../members/keys';
+
+const agentsKeys = { mine: [...rootKeys.me, 'agents'] as const };
 
 // Agents and the people who answer for them (docs/members-and-roles.md). A
 // person registers an agent with themselves as its operator, then confirms
@@ -60,7 +64,7 @@ function RegisterAgent({ operator }: { operator: string }) {
     if (ok) {
       setIssued({ handle, secret: key });
       setForm({ handle: '', display_name: '' });
-      await queries.invalidateQueries({ queryKey: ['me', 'agents'] });
+      await queries.invalidateQueries({ queryKey: agentsKeys.mine });
     }
   };
   return (
@@ -154,7 +158,7 @@ function IssuedKey({ handle, secret, onDone }: { handle: string; secret: string;
 
 function MyAgents({ operator, hostWide }: { operator: string; hostWide: boolean }) {
   const agents = useQuery({
-    queryKey: ['me', 'agents'],
+    queryKey: agentsKeys.mine,
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { type: 'agent', operator, limit: 200 } } }))).members,
   });
   const announcer = useAnnouncer();
@@ -192,7 +196,7 @@ function AgentCard({ agent: a, mine, hostWide, onDone }: { agent: Member; mine: 
   const queries = useQueryClient();
   const { busy, error, run } = useAction();
   const path = { handle: a.handle };
-  const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: ['me', 'agents'] }), queries.invalidateQueries({ queryKey: ['members'] })]);
+  const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: agentsKeys.mine }), queries.invalidateQueries({ queryKey: membersKeys.all })]);
   const act = async (request: () => Promise<unknown>, message: string) => {
     if (await run(request)) {
       onDone(message);
@@ -239,7 +243,7 @@ function AgentCard({ agent: a, mine, hostWide, onDone }: { agent: Member; mine: 
 
 function PendingMembers() {
   const pending = useQuery({
-    queryKey: ['members', 'list', 'pending'],
+    queryKey: membersKeys.list('pending'),
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { status: 'pending', limit: 200 } } }))).members,
   });
   const announcer = useAnnouncer();
@@ -269,7 +273,7 @@ function PendingMembers() {
 
 function SuspendedMembers() {
   const suspended = useQuery({
-    queryKey: ['members', 'list', 'suspended'],
+    queryKey: membersKeys.list('suspended'),
     queryFn: async () => (await call(client.GET('/v0/members', { params: { query: { status: 'suspended', limit: 200 } } }))).members,
   });
   const queries = useQueryClient();
@@ -291,7 +295,7 @@ function SuspendedMembers() {
                     member={m}
                     onDone={(message) => {
                       setDone(message);
-                      void queries.invalidateQueries({ queryKey: ['members'] });
+                      void queries.invalidateQueries({ queryKey: membersKeys.all });
                     }}
                   />
                 ))}
@@ -339,8 +343,8 @@ function SuspendMember({ me }: { me: string }) {
     setDone(`Suspended @${confirming}.`);
     setConfirming('');
     setHandle('');
-    await queries.invalidateQueries({ queryKey: ['members'] });
-    await queries.invalidateQueries({ queryKey: ['me', 'agents'] });
+    await queries.invalidateQueries({ queryKey: membersKeys.all });
+    await queries.invalidateQueries({ queryKey: agentsKeys.mine });
   };
   return (
     <section aria-labelledby="suspend-member">

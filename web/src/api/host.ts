@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { call, client } from './client';
+import { rootKeys } from './keys';
 
 /**
  * What this host offers beyond what every host does (`GET /v0`, `features`),
@@ -8,7 +9,7 @@ import { call, client } from './client';
  */
 export function useHostFeatures() {
   return useQuery({
-    queryKey: ['host', 'features'],
+    queryKey: [...rootKeys.host, 'features'],
     staleTime: Infinity,
     queryFn: async () => (await call(client.GET('/v0'))).features,
   });

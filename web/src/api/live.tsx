@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError, call, client, type Event } from './client';
+import { rootKeys } from './keys';
 
 // Live views follow the public feeds with their cursors, like any client:
 // start with the newest events (`newest`, which also hands out the cursor to
@@ -126,8 +127,8 @@ export function SpaceFeedProvider({ slug, children }: { slug: string; children: 
     `space:${slug}`,
     (from, signal) => readPage(client.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { ...from, limit: KEEP } }, signal })),
     (events) => {
-      void queries.invalidateQueries({ queryKey: ['space', slug] });
-      if (events.some((e) => e.type.startsWith('space_'))) void queries.invalidateQueries({ queryKey: ['spaces'] });
+      void queries.invalidateQueries({ queryKey: rootKeys.space(slug) });
+      if (events.some((e) => e.type.startsWith('space_'))) void queries.invalidateQueries({ queryKey: rootKeys.spaceList });
     },
   );
   return <SpaceFeedContext.Provider value={followed}>{children}</SpaceFeedContext.Provider>;
@@ -149,7 +150,7 @@ export function InboxFeedProvider({ member, children }: { member: string | null;
   const followed = useFollow(
     member === null ? null : `inbox:${member}`,
     (from, signal) => readPage(client.GET('/v0/me/inbox-events', { params: { query: { ...from, limit: KEEP } }, signal })),
-    () => void queries.invalidateQueries({ queryKey: ['inbox'] }),
+    () => void queries.invalidateQueries({ queryKey: rootKeys.inbox }),
   );
   return <InboxFeedContext.Provider value={followed}>{children}</InboxFeedContext.Provider>;
 }

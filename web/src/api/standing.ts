@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { call, client, type Schemas } from './client';
 import { useSession } from './session';
+import { rootKeys } from './keys';
 
 // What the signed-in member may do, asked of the server once and cached: their
 // role assignments and their memberships. Pages use these only to decide which
@@ -10,10 +11,15 @@ import { useSession } from './session';
 export type RoleAssignment = Schemas['RoleAssignment'];
 export type Membership = Schemas['SpaceMembership'];
 
+export const standingKeys = {
+  roles: [...rootKeys.me, 'roles'] as const,
+  memberships: [...rootKeys.me, 'memberships'] as const,
+};
+
 export function useMyRoles() {
   const { state } = useSession();
   return useQuery({
-    queryKey: ['me', 'roles'],
+    queryKey: standingKeys.roles,
     enabled: state.status === 'signed-in',
     queryFn: async () => (await call(client.GET('/v0/me/role-assignments'))).role_assignments,
   });
@@ -22,7 +28,7 @@ export function useMyRoles() {
 export function useMyMemberships() {
   const { state } = useSession();
   return useQuery({
-    queryKey: ['me', 'memberships'],
+    queryKey: standingKeys.memberships,
     enabled: state.status === 'signed-in',
     queryFn: async () => (await call(client.GET('/v0/me/memberships'))).memberships,
   });

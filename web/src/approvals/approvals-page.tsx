@@ -8,6 +8,12 @@ import { Link, signInPath } from '../app/router';
 import { useStanding } from '../api/standing';
 import { Handle, Loaded, Notice, Time } from '../app/ui';
 import '../webhooks/webhooks.css';
+import { rootKeys } from '../api/keys';
+
+const approvalsKeys = {
+  list: (slug: string) => [...rootKeys.space(slug), 'credential-approvals'] as const,
+  connections: (slug: string) => [...rootKeys.space(slug), 'external-connections'] as const,
+};
 
 // Credential approvals (docs/gateway.md, "Approvals"): an Owner/Host approves
 // one exact external request for one member, through one of the Space's
@@ -24,7 +30,7 @@ const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** The Space's approvals, newest first (kept fresh by the Space feed, which announces new ones and their use). */
 function useApprovals(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['space', slug, 'credential-approvals'],
+    queryKey: approvalsKeys.list(slug),
     enabled,
     queryFn: async () =>
       (await call(client.GET('/v0/spaces/{space}/credential-approvals', { params: { path: { space: slug } } }))).approvals,
@@ -33,7 +39,7 @@ function useApprovals(slug: string, enabled: boolean) {
 
 function useConnections(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['space', slug, 'external-connections'],
+    queryKey: approvalsKeys.connections(slug),
     enabled,
     queryFn: async () => (await call(client.GET('/v0/spaces/{space}/external-connections', { params: { path: { space: slug } } }))).connections,
   });
@@ -100,7 +106,7 @@ export function ApprovalsPage() {
 
       <section aria-labelledby="new-approval-heading">
         <h2 id="new-approval-heading">Approve a request</h2>
-        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={() => void queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] })} />
+        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={() => void queries.invalidateQueries({ queryKey: approvalsKeys.list(slug) })} />
       </section>
 
     </section>
@@ -276,7 +282,7 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
       onMade(approval);
       // A run id gets one ticket per member: the next approval needs a fresh one.
       setForm((f) => ({ ...f, run: newRunId(), purpose: '', url: '', headers: '', body: '', reason: '', task: '' }));
-      await queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] });
+      await queries.invalidateQueries({ queryKey: approvalsKeys.list(slug) });
     } catch (err) {
       // What was typed stays, to be corrected.
       setError(errorText(err));

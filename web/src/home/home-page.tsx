@@ -6,7 +6,7 @@ import '../spaces/spaces.css';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { Link } from '../app/router';
 import { useSession } from '../api/session';
-import { JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, spacePath } from '../spaces/space';
+import { JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, spaceKeys, spacePath } from '../spaces/space';
 import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions';
 import { isHostWideOwnerOrHost, isOwnerOrHostOf, useMyMemberships, useMyRoles, type Membership } from '../api/standing';
 import { Loaded, Notice } from '../app/ui';
@@ -25,7 +25,7 @@ const MEMBERSHIP_LABEL: Record<Membership['state'], string> = {
 };
 
 function useSpaces() {
-  return useQuery({ queryKey: ['spaces'], queryFn: async () => (await call(client.GET('/v0/spaces'))).spaces });
+  return useQuery({ queryKey: spaceKeys.list, queryFn: async () => (await call(client.GET('/v0/spaces'))).spaces });
 }
 
 export function HomePage() {
@@ -195,7 +195,7 @@ function ApproveSpace({ space, onApproved }: { space: Space; onApproved: () => v
     const ok = await run(() => call(client.POST('/v0/spaces/{slug}/approve', { params: { path: { slug: space.slug } } })));
     if (ok) {
       onApproved();
-      await Promise.all([queries.invalidateQueries({ queryKey: ['spaces'] }), queries.invalidateQueries({ queryKey: ['space', space.slug] })]);
+      await Promise.all([queries.invalidateQueries({ queryKey: spaceKeys.list }), queries.invalidateQueries({ queryKey: spaceKeys.all(space.slug) })]);
     }
   };
   return (
@@ -224,7 +224,7 @@ function ProposeSpace() {
     if (ok && created) {
       setProposed(created);
       setForm({ slug: '', name: '', purpose: '', join_policy: 'open' });
-      await queries.invalidateQueries({ queryKey: ['spaces'] });
+      await queries.invalidateQueries({ queryKey: spaceKeys.list });
     }
   };
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { call, client } from '../api/client';
 import { Handle } from '../app/ui';
+import { membersKeys } from './keys';
 
 /** A member's public record (`GET /v0/members/{handle}`), one cache entry per handle for every page that reads it. */
 export function useMemberRecord(handle: string, opts: { staleTime?: number } = {}) {
   return useQuery({
-    queryKey: ['members', 'record', handle],
+    queryKey: membersKeys.record(handle),
     ...opts,
     queryFn: () => call(client.GET('/v0/members/{handle}', { params: { path: { handle } } })),
   });

@@ -9,6 +9,7 @@ import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions
 import { useMemberRecord } from './member-kind';
 import { useSpace } from '../spaces/space';
 import '../spaces/spaces.css';
+import { membersKeys } from './keys';
 
 // Who belongs to the Space (protocol: Space admission). Everyone who may read
 // the Space sees its admitted members; its Owners and Hosts also see
@@ -23,7 +24,7 @@ export function MembersPage() {
   useTitle(`Members · ${space.data?.name ?? slug}`);
   const standing = useStanding(slug);
   const members = useQuery({
-    queryKey: ['space', slug, 'members'],
+    queryKey: membersKeys.ofSpace(slug),
     queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }))).members,
   });
   const announcer = useAnnouncer();
@@ -97,7 +98,7 @@ function MemberRow({ membership: m, space, manage, me, onDone }: { membership: S
   const [details, setDetails] = useState(false);
   const slug = space.slug;
   const path = { slug, handle: m.member };
-  const refresh = () => queries.invalidateQueries({ queryKey: ['space', slug, 'members'] });
+  const refresh = () => queries.invalidateQueries({ queryKey: membersKeys.ofSpace(slug) });
   const act = async (request: () => Promise<unknown>, message: string) => {
     if (await run(request)) {
       onDone(message);
@@ -226,7 +227,7 @@ function InviteForm({ space, onDone }: { space: Space; onDone: (message: string)
     if (await run(() => call(client.POST('/v0/spaces/{slug}/invitations', { params: { path: { slug: space.slug } }, body: { member } })))) {
       setHandle('');
       onDone(`Invited @${member}. They see the invitation on their Home and on this Space’s page.`);
-      await queries.invalidateQueries({ queryKey: ['space', space.slug, 'members'] });
+      await queries.invalidateQueries({ queryKey: membersKeys.ofSpace(space.slug) });
     }
   };
   return (

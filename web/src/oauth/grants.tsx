@@ -4,6 +4,8 @@ import type { operations } from '../../../src/client/openapi';
 import { call, client } from '../api/client';
 import { ConfirmDialog, Loaded, Notice, Time } from '../app/ui';
 
+const oauthKeys = { grants: ['oauth-grants'] as const };
+
 // The programs a person let in through the consent page (docs/oauth.md:
 // `GET /v0/oauth-grants`, `POST /v0/oauth-grants/{id}/revoke`, session only).
 // Revoking stops the grant's tokens at once, on every node.
@@ -12,13 +14,13 @@ type Grant = operations['list_oauth_grants']['responses'][200]['content']['appli
 
 export function OAuthGrants() {
   const queries = useQueryClient();
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: async () => (await call(client.GET('/v0/oauth-grants'))).grants });
+  const grants = useQuery({ queryKey: oauthKeys.grants, queryFn: async () => (await call(client.GET('/v0/oauth-grants'))).grants });
   const [confirming, setConfirming] = useState<Grant | null>(null);
   const [announcement, setAnnouncement] = useState('');
 
   const revoke = async (grant: Grant) => {
     const revoked = await call(client.POST('/v0/oauth-grants/{id}/revoke', { params: { path: { id: grant.id } }, body: {} }));
-    queries.setQueryData<Grant[]>(['oauth-grants'], (list) => list?.map((g) => (g.id === revoked.id ? revoked : g)));
+    queries.setQueryData<Grant[]>(oauthKeys.grants, (list) => list?.map((g) => (g.id === revoked.id ? revoked : g)));
     setConfirming(null);
     setAnnouncement(`Revoked “${grant.client_name}” acting as @${grant.acting_member}. Its tokens no longer work.`);
   };

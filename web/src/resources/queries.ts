@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call, client, type Schemas } from '../api/client';
+import { rootKeys } from '../api/keys';
 import { useStanding } from '../api/standing';
 import { useSpace } from '../spaces/space';
 
@@ -13,12 +14,23 @@ export type ResourceVersionDocument = Schemas['ResourceVersionDocument'];
 
 const PAGE = 100;
 
-export const resourcesKey = (slug: string) => ['space', slug, 'resources'] as const;
-export const resourceKey = (slug: string, id: string) => ['space', slug, 'resources', id] as const;
+const all = (slug: string) => [...rootKeys.space(slug), 'resources'] as const;
+const resource = (slug: string, id: string) => [...all(slug), id] as const;
+
+export const resourcesKeys = {
+  all,
+  list: (slug: string) => [...all(slug), 'list'] as const,
+  /** The Resources a pin may point at (the pins page's choice). */
+  forPins: (slug: string) => [...all(slug), 'for-pins'] as const,
+  resource,
+  current: (slug: string, id: string) => [...resource(slug, id), 'current'] as const,
+  versions: (slug: string, id: string) => [...resource(slug, id), 'versions'] as const,
+  version: (slug: string, id: string, version: number | undefined) => [...resource(slug, id), 'version', version] as const,
+};
 
 export function useResourceList(slug: string) {
   return useInfiniteQuery({
-    queryKey: [...resourcesKey(slug), 'list'],
+    queryKey: resourcesKeys.list(slug),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       call(client.GET('/v0/spaces/{slug}/resources', { params: { path: { slug }, query: { limit: PAGE, ...(pageParam ? { before: pageParam } : {}) } } })),
@@ -29,7 +41,7 @@ export function useResourceList(slug: string) {
 /** `fresh`: read it again on mount even if the cache holds a recent copy (an editor's starting point). */
 export function useResource(slug: string, id: string, opts: { fresh?: boolean } = {}) {
   return useQuery({
-    queryKey: [...resourceKey(slug, id), 'current'],
+    queryKey: resourcesKeys.current(slug, id),
     ...(opts.fresh ? { refetchOnMount: 'always' as const } : {}),
     queryFn: () => call(client.GET('/v0/spaces/{slug}/resources/{id}', { params: { path: { slug, id } } })),
   });
@@ -37,7 +49,7 @@ export function useResource(slug: string, id: string, opts: { fresh?: boolean } 
 
 export function useVersionList(slug: string, id: string) {
   return useInfiniteQuery({
-    queryKey: [...resourceKey(slug, id), 'versions'],
+    queryKey: resourcesKeys.versions(slug, id),
     initialPageParam: undefined as number | undefined,
     queryFn: ({ pageParam }) =>
       call(
@@ -56,7 +68,7 @@ export function useVersionList(slug: string, id: string) {
 /** One version with its text. Versions are immutable, so once read it never goes stale. */
 export function useVersion(slug: string, id: string, version: number | undefined) {
   return useQuery({
-    queryKey: [...resourceKey(slug, id), 'version', version],
+    queryKey: resourcesKeys.version(slug, id, version),
     enabled: version !== undefined,
     staleTime: Infinity,
     queryFn: () =>

@@ -6,10 +6,10 @@ import { useSpaceFeed } from '../api/live';
 import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { Link, signInPath } from '../app/router';
-import { useStanding } from '../api/standing';
+import { standingKeys, useStanding } from '../api/standing';
 import { ConfirmDialog, Loaded, Notice } from '../app/ui';
 import { useAction } from '../app/actions';
-import { JOIN_POLICY_LABEL, spacePath, useSpace } from './space';
+import { JOIN_POLICY_LABEL, spaceKeys, spacePath, useSpace } from './space';
 import './spaces.css';
 
 // A Space's front page: its name, purpose and charter, then its pins in order
@@ -22,7 +22,7 @@ export type FrontPagePin = Schemas['FrontPagePin'];
 
 export function useFrontPage(slug: string) {
   return useQuery({
-    queryKey: ['space', slug, 'front-page'],
+    queryKey: spaceKeys.frontPage(slug),
     queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/front-page', { params: { path: { slug } } }))).pins,
   });
 }
@@ -151,7 +151,7 @@ function useMembershipFollowsFeed(handle: string | null) {
     seen.current = newest;
     if (since === null || handle === null) return;
     const mine = events.some((e) => e.cursor > since && e.subjects.includes(`member:${handle}`) && /^space_(member|join)_/.test(e.type));
-    if (mine) void queries.invalidateQueries({ queryKey: ['me', 'memberships'] });
+    if (mine) void queries.invalidateQueries({ queryKey: standingKeys.memberships });
   }, [events, handle, queries]);
 }
 
@@ -179,9 +179,9 @@ function Admission({ space }: { space: Space }) {
 
   const refresh = () =>
     Promise.all([
-      queries.invalidateQueries({ queryKey: ['me', 'memberships'] }),
-      queries.invalidateQueries({ queryKey: ['space', space.slug] }),
-      queries.invalidateQueries({ queryKey: ['spaces'] }),
+      queries.invalidateQueries({ queryKey: standingKeys.memberships }),
+      queries.invalidateQueries({ queryKey: spaceKeys.all(space.slug) }),
+      queries.invalidateQueries({ queryKey: spaceKeys.list }),
     ]);
   const join = async (message: string) => {
     setDone('');

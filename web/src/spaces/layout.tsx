@@ -7,14 +7,18 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { NotFoundPage } from '../app/not-found';
 import { Link, useLocation } from '../app/router';
 import { spacePath, useSpace } from './space';
-import { useStanding } from '../api/standing';
+import { standingKeys, useStanding } from '../api/standing';
 import { ActivityPage } from '../activity/activity-page';
 import { ChannelPage, DirectMessagePage } from '../conversations/conversation-page';
 import { ConversationsNav } from '../conversations/nav';
 import { FrontPage } from './front-page';
 import { MembersPage } from '../members/members-page';
 import { PinsPage } from '../pins/pins-page';
-import { NewResourcePage, ResourceEditPage, ResourceHistoryPage, ResourceListPage, ResourcePage } from '../resources/resources-page';
+import { ResourceEditPage } from '../resources/edit-page';
+import { ResourceHistoryPage } from '../resources/history-page';
+import { ResourceListPage } from '../resources/list-page';
+import { NewResourcePage } from '../resources/new-page';
+import { ResourcePage } from '../resources/resource-page';
 import { SpaceSettingsPage } from './settings-page';
 import { TaskBoardPage } from '../tasks/board';
 import { TaskPage } from '../tasks/task-page';
@@ -123,7 +127,7 @@ function InviteOnly({ space, invited, signedIn }: { space: Space; invited: boole
     setError('');
     try {
       await call(client.POST('/v0/spaces/{slug}/join', { params: { path: { slug: space.slug } } }));
-      await queries.invalidateQueries({ queryKey: ['me', 'memberships'] });
+      await queries.invalidateQueries({ queryKey: standingKeys.memberships });
     } catch (err) {
       setError(errorText(err));
     }

@@ -6,7 +6,7 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { useStanding } from '../api/standing';
 import { ConfirmDialog, Notice } from '../app/ui';
 import { useAction } from '../app/actions';
-import { useSpace } from './space';
+import { spaceKeys, useSpace } from './space';
 import './spaces.css';
 
 // A Space's settings, for its Owners and Hosts: the review policy (which
@@ -64,7 +64,7 @@ function ReviewPolicyForm({ space }: { space: Space }) {
     if (ok) {
       setReason('');
       setSaved(`The review policy is now “${POLICIES.find((p) => p.value === policy)?.label}”.`);
-      await queries.invalidateQueries({ queryKey: ['space', space.slug] });
+      await queries.invalidateQueries({ queryKey: spaceKeys.all(space.slug) });
     }
   };
   return (
@@ -123,7 +123,7 @@ function Lifecycle({ space, hostWide }: { space: Space; hostWide: boolean }) {
   const [done, setDone] = useState('');
   const approve = useAction();
   const path = { slug: space.slug };
-  const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: ['space', space.slug] }), queries.invalidateQueries({ queryKey: ['spaces'] })]);
+  const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: spaceKeys.all(space.slug) }), queries.invalidateQueries({ queryKey: spaceKeys.list })]);
 
   const archive = async () => {
     await call(client.POST('/v0/spaces/{slug}/archive', { params: { path }, body: reason.trim() ? { reason } : {} }));

@@ -7,7 +7,7 @@ import { Link } from '../app/router';
 import { spacePath, useSpace } from '../spaces/space';
 import { useStanding } from '../api/standing';
 import { Handle, Notice } from '../app/ui';
-import { tasksKey, useTaskColumn } from './queries';
+import { tasksKeys, useTaskColumn } from './queries';
 import { CREATABLE_KINDS, mayActOnTasks, STATUS_LABEL, STATUSES, type Task, type TaskStatus } from './rules';
 import './tasks.css';
 
@@ -171,7 +171,7 @@ function NewTask({ space }: { space: Space }) {
       const task = await call(
         client.POST('/v0/spaces/{slug}/tasks', { params: { path: { slug: space.slug } }, body: { title, kind, ...(body ? { body } : {}) } }),
       );
-      await queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
+      await queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
       setCreated(task);
       setTitle('');
       setBody('');

@@ -5,7 +5,7 @@ import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage } from '../app/page';
 import { AuthorHandle } from '../members/member-kind';
 import { Loaded, Time } from '../app/ui';
-import { taskKey, useTaskMessages } from './queries';
+import { tasksKeys, useTaskMessages } from './queries';
 import type { Task } from './rules';
 
 // A task's discussion: messages with a `task:<id>` subject, open in every
@@ -57,7 +57,7 @@ function Composer({ slug, id }: { slug: string; id: number }) {
     try {
       await call(client.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id } }, body: { body } }));
       setBody('');
-      await queries.invalidateQueries({ queryKey: [...taskKey(slug, id), 'messages'] });
+      await queries.invalidateQueries({ queryKey: tasksKeys.messages(slug, id) });
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -10,7 +10,7 @@ import { spacePath, useSpace } from '../spaces/space';
 import { useStanding } from '../api/standing';
 import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../app/ui';
 import { TaskDiscussion } from './discussion';
-import { taskKey, tasksKey, useMemberWithOperator, useTask } from './queries';
+import { tasksKeys, useMemberWithOperator, useTask } from './queries';
 import {
   allowedMoves,
   ASSURANCE_TEXT,
@@ -170,7 +170,7 @@ function TaskActions({
     } as const;
     const moved = await call(client.POST(paths[which], params));
     // The answer is the task as the move left it: show it at once, before the list refetches.
-    queries.setQueryData(taskKey(space.slug, task.id), moved);
+    queries.setQueryData(tasksKeys.task(space.slug, task.id), moved);
     setDone(MOVE_DONE[which]);
   };
 
@@ -186,7 +186,7 @@ function TaskActions({
     } finally {
       setBusy(null);
       // Whatever happened, show the task as it is now (a refusal usually means someone moved first).
-      void queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
+      void queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
     }
   };
 
@@ -237,7 +237,7 @@ function TaskActions({
           onConfirm={async () => {
             await move('cancel');
             setConfirmCancel(false);
-            await queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
+            await queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
           }}
         >
           <p>

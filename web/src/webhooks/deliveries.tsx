@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { call, client, errorText } from '../api/client';
 import { ErrorMessage } from '../app/page';
 import { Loaded, Notice, Time } from '../app/ui';
-import { useDeliveries, type Delivery } from './queries';
+import { useDeliveries, webhooksKeys, type Delivery } from './queries';
 
 // A subscription's delivery history (GET /v0/webhook-subscriptions/{id}/deliveries):
 // the newest 100 wakes, with every transport attempt and what the receiver
@@ -25,7 +25,7 @@ export function DeliveryHistory({ subscriptionId, endpointActive }: { subscripti
     } catch (err) {
       setError(errorText(err));
     } finally {
-      await queries.invalidateQueries({ queryKey: ['me', 'webhook-deliveries', subscriptionId] });
+      await queries.invalidateQueries({ queryKey: webhooksKeys.deliveries(subscriptionId) });
     }
   };
 

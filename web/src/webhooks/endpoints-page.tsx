@@ -5,10 +5,11 @@ import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { navigate, signInPath } from '../app/router';
 import { useSession } from '../api/session';
 import { ConfirmDialog, Loaded, Notice, Time } from '../app/ui';
-import { endpointsKey, inboxSubscriptionsKey, useEndpoints, useInboxSubscriptions, useSigningKeys, type Endpoint } from './queries';
+import { useEndpoints, useInboxSubscriptions, useSigningKeys, webhooksKeys, type Endpoint } from './queries';
 import { SubscriptionForm } from './subscription-form';
 import { SubscriptionList } from './subscriptions';
 import './webhooks.css';
+import { rootKeys } from '../api/keys';
 
 // The signed-in member's webhooks (docs/webhooks.md): their endpoints
 // (receiver URLs, verified by a signed challenge), their inbox subscriptions,
@@ -81,7 +82,7 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
       setError(`${endpoint.url} was not verified: ${errorText(err)}`);
     } finally {
       setVerifying(null);
-      await queries.invalidateQueries({ queryKey: endpointsKey });
+      await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
     }
   };
 
@@ -152,9 +153,9 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
             setDeleting(null);
             setNotice(`Deleted ${deleting.url}, and its subscriptions with it.`);
             statusRef.current?.focus();
-            await queries.invalidateQueries({ queryKey: endpointsKey });
-            await queries.invalidateQueries({ queryKey: inboxSubscriptionsKey });
-            await queries.invalidateQueries({ queryKey: ['space'] });
+            await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
+            await queries.invalidateQueries({ queryKey: webhooksKeys.inboxSubscriptions });
+            await queries.invalidateQueries({ queryKey: rootKeys.spaces });
           }}
         >
           <p>
@@ -193,7 +194,7 @@ function NewEndpoint() {
       const endpoint = await call(client.POST('/v0/webhook-endpoints', { body: { url: url.trim() } }));
       setDone(`Registered ${endpoint.url}, unverified. Press Verify once your receiver answers challenges.`);
       setUrl('');
-      await queries.invalidateQueries({ queryKey: endpointsKey });
+      await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
     } catch (err) {
       setError(errorText(err));
     } finally {

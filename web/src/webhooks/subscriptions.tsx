@@ -4,7 +4,7 @@ import { call, client, errorText } from '../api/client';
 import { ErrorMessage } from '../app/page';
 import { ConfirmDialog, Notice, Time } from '../app/ui';
 import { DeliveryHistory } from './deliveries';
-import { inboxSubscriptionsKey, spaceSubscriptionsKey, type Endpoint, type Filter, type Subscription } from './queries';
+import { webhooksKeys, type Endpoint, type Filter, type Subscription } from './queries';
 
 // One subscription of either kind (a Space's events, or the member's own
 // inbox), with the moves its state allows (docs/webhooks.md, "Subscriptions"):
@@ -12,7 +12,7 @@ import { inboxSubscriptionsKey, spaceSubscriptionsKey, type Endpoint, type Filte
 
 export type Collection = { kind: 'inbox' } | { kind: 'space'; slug: string };
 
-export const collectionKey = (c: Collection) => (c.kind === 'inbox' ? inboxSubscriptionsKey : spaceSubscriptionsKey(c.slug));
+export const collectionKey = (c: Collection) => (c.kind === 'inbox' ? webhooksKeys.inboxSubscriptions : webhooksKeys.spaceSubscriptions(c.slug));
 
 async function activate(c: Collection, id: string): Promise<Subscription> {
   if (c.kind === 'inbox') return call(client.POST('/v0/me/inbox-subscriptions/{id}/activate', { params: { path: { id } } }));
