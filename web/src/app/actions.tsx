@@ -1,28 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useLayoutEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode, type RefObject } from 'react';
 import { errorText } from '../api/client';
 
 /**
- * One button's (or form's) request: whether it is under way and the server's
- * refusal, if any. `run` answers true when the request succeeded, so a form
- * clears what the person typed only then and keeps it on a failure.
+ * One button's (or form's) request, as a mutation: whether it is under way
+ * and the server's refusal, if any. `run` answers true when the request
+ * succeeded, so a form clears what the person typed only then and keeps it on
+ * a failure. For controls that share one state across several requests (a
+ * list's Admit and Remove); a single write can be its own `useMutation`.
  */
 export function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  const run = useCallback(async (request: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true);
-    setError('');
-    try {
-      await request();
-      return true;
-    } catch (err) {
-      setError(errorText(err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
-  return { busy, error, run, setError };
+  const { mutateAsync, isPending, isError, error } = useMutation({ mutationFn: (request: () => Promise<unknown>) => request() });
+  const run = useCallback(
+    async (request: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await mutateAsync(request);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    [mutateAsync],
+  );
+  return { busy: isPending, error: isError ? errorText(error) : '', run };
 }
 
 const FocusFallback = createContext<RefObject<HTMLElement | null> | null>(null);

@@ -1,5 +1,5 @@
-import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useMutation, type UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { errorText } from '../api/client';
 import { formatDateTime } from './format';
 import { ErrorMessage, Loading } from './page';
@@ -61,33 +61,23 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  // Once confirmed, the button stays off: whoever opened the dialog closes it.
+  const confirm = useMutation({ mutationFn: onConfirm });
   useEffect(() => {
     const el = dialog.current;
     if (el && !el.open) el.showModal();
     return () => el?.close();
   }, []);
-  const confirm = async () => {
-    setBusy(true);
-    setError('');
-    try {
-      await onConfirm();
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
   return (
     <dialog ref={dialog} aria-labelledby="confirm-title" aria-describedby="confirm-description" onClose={onCancel}>
       <h2 id="confirm-title">{title}</h2>
       <div id="confirm-description">{children}</div>
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{confirm.isError ? errorText(confirm.error) : ''}</ErrorMessage>
       <div className="actions">
         <button type="button" className="secondary" autoFocus onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className={danger ? 'danger' : undefined} disabled={busy} onClick={() => void confirm()}>
+        <button type="button" className={danger ? 'danger' : undefined} disabled={confirm.isPending || confirm.isSuccess} onClick={() => confirm.mutate()}>
           {confirmLabel}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { call, client, errorText, type Schemas } from '../api/client';
@@ -243,22 +243,14 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
     lifetime: '3600',
     reason: '',
   });
-  const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
   const [made, setMade] = useState<Approval | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setError('');
-    setMade(null);
-    const headers = parseHeaders(form.headers);
-    if (typeof headers === 'string') return setError(headers);
-    if (form.task !== '' && !/^[1-9][0-9]*$/.test(form.task.trim())) return setError('Task: a task number such as 42, or empty.');
-    setBusy(true);
-    try {
-      const approval = await call(
+  // On a refusal, what was typed stays, to be corrected.
+  const making = useMutation({
+    mutationFn: (headers: Record<string, string>) =>
+      call(
         client.POST('/v0/spaces/{space}/credential-approvals', {
           params: { path: { space: slug } },
           body: {
@@ -277,22 +269,31 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
             },
           },
         }),
-      );
+      ),
+    onSuccess: async (approval) => {
       setMade(approval);
       onMade(approval);
       // A run id gets one ticket per member: the next approval needs a fresh one.
       setForm((f) => ({ ...f, run: newRunId(), purpose: '', url: '', headers: '', body: '', reason: '', task: '' }));
       await queries.invalidateQueries({ queryKey: approvalsKeys.list(slug) });
-    } catch (err) {
-      // What was typed stays, to be corrected.
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const busy = making.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    making.reset();
+    setProblem('');
+    setMade(null);
+    const headers = parseHeaders(form.headers);
+    if (typeof headers === 'string') return setProblem(headers);
+    if (form.task !== '' && !/^[1-9][0-9]*$/.test(form.task.trim())) return setProblem('Task: a task number such as 42, or empty.');
+    making.mutate(headers);
   };
 
   return (
-    <form className="card approval-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-approval-heading">
+    <form className="card approval-form" onSubmit={submit} aria-labelledby="new-approval-heading">
       <div className="form-grid">
         <div className="field">
           <label htmlFor="approval-connection">Connection</label>
@@ -377,7 +378,7 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
           id <code>{made.run_id}</code> and purpose &ldquo;{made.purpose}&rdquo;, until <Time iso={made.expires_ts} />.
         </Notice>
       ) : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (making.isError ? errorText(making.error) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Approve
       </button>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { attempt, client, type Schemas } from '../api/client';
 
@@ -24,7 +25,6 @@ export function ActivatePage({ code }: { code: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [confirmed, setConfirmed] = useState(false);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const checkbox = useRef<HTMLInputElement>(null);
 
   const load = useCallback(async () => {
@@ -46,7 +46,26 @@ export function ActivatePage({ code }: { code: string }) {
     if (pending && signedOut) navigate(signInPath(`/activate/${code}`), { replace: true });
   }, [pending, signedOut, code]);
 
-  const approve = async (event: FormEvent) => {
+  const approving = useMutation({
+    mutationFn: (activationCode: string) => attempt(client.POST('/v0/client-activations/{code}/approve', { params: { path: { code: activationCode } } })),
+    onSuccess: async (res) => {
+      if (res.ok) {
+        setLoaded({ kind: 'activation', activation: res.body, approvedHere: true });
+      } else if (res.status === 401) {
+        session.lost();
+      } else if (res.status === 409 || res.status === 410) {
+        // Used (409) or expired (410) while this page was open: show what it is now.
+        await load();
+      } else if (res.status === 404) {
+        setLoaded({ kind: 'unknown' });
+      } else {
+        setError(res.detail);
+      }
+    },
+  });
+  const busy = approving.isPending;
+
+  const approve = (event: FormEvent) => {
     event.preventDefault();
     if (busy || loaded.kind !== 'activation') return;
     setError('');
@@ -55,21 +74,7 @@ export function ActivatePage({ code }: { code: string }) {
       checkbox.current?.focus();
       return;
     }
-    setBusy(true);
-    const res = await attempt(client.POST('/v0/client-activations/{code}/approve', { params: { path: { code: loaded.activation.code } } }));
-    setBusy(false);
-    if (res.ok) {
-      setLoaded({ kind: 'activation', activation: res.body, approvedHere: true });
-    } else if (res.status === 401) {
-      session.lost();
-    } else if (res.status === 409 || res.status === 410) {
-      // Used (409) or expired (410) while this page was open: show what it is now.
-      await load();
-    } else if (res.status === 404) {
-      setLoaded({ kind: 'unknown' });
-    } else {
-      setError(res.detail);
-    }
+    approving.mutate(loaded.activation.code);
   };
 
   if (loaded.kind === 'loading' || (pending && session.state.status !== 'signed-in')) {
@@ -175,7 +180,7 @@ export function ActivatePage({ code }: { code: string }) {
           </dd>
         </dl>
       </div>
-      <form onSubmit={(e) => void approve(e)}>
+      <form onSubmit={approve}>
         <p>
           Only approve a request you started yourself, just now. If the code in your terminal is different, someone
           else may be trying to get access: do not approve, just close this page.

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../api/client';
@@ -174,7 +175,15 @@ function RevokeDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const revoking = useMutation({
+    mutationFn: () => attempt(client.POST('/v0/credentials/{id}/revoke', { params: { path: { id: credential.id } } })),
+    onSuccess: (res) => {
+      if (res.ok) onRevoked(res.body);
+      else if (res.status === 401) onSessionLost();
+      else setError(`Could not revoke the key: ${res.detail}`);
+    },
+  });
+  const busy = revoking.isPending;
 
   useEffect(() => {
     const el = dialog.current;
@@ -182,15 +191,10 @@ function RevokeDialog({
     return () => el?.close();
   }, []);
 
-  const revoke = async () => {
+  const revoke = () => {
     if (busy) return;
     setError('');
-    setBusy(true);
-    const res = await attempt(client.POST('/v0/credentials/{id}/revoke', { params: { path: { id: credential.id } } }));
-    setBusy(false);
-    if (res.ok) onRevoked(res.body);
-    else if (res.status === 401) onSessionLost();
-    else setError(`Could not revoke the key: ${res.detail}`);
+    revoking.mutate();
   };
 
   return (
@@ -202,7 +206,7 @@ function RevokeDialog({
       </p>
       <ErrorMessage>{error}</ErrorMessage>
       <div className="actions">
-        <button type="button" className="danger" onClick={() => void revoke()}>
+        <button type="button" className="danger" onClick={revoke}>
           {busy ? 'Revoking…' : 'Revoke key'}
         </button>
         <button type="button" className="secondary" autoFocus onClick={onCancel}>

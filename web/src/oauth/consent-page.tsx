@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../api/client';
@@ -151,37 +152,43 @@ function ConsentForm({
   const [narrow, setNarrow] = useState(false);
   const [chosen, setChosen] = useState<string[]>([]);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const name = request.client_name ?? 'An unnamed program';
   const choice = request.acting_choices.find((c) => c.handle === acting);
 
-  const decide = async (approve: boolean) => {
+  const deciding = useMutation({
+    mutationFn: async (approve: boolean) => {
+      const path = { params: { path: { id: request.id } } };
+      return approve
+        ? attempt(
+            client.POST('/v0/oauth-authorization-requests/{id}/approve', {
+              ...path,
+              body: { acting_member: acting, scope: readOnly ? 'read' : 'read write', spaces: narrow ? chosen : null },
+            }),
+          )
+        : attempt(client.POST('/v0/oauth-authorization-requests/{id}/deny', { ...path, body: {} }));
+    },
+    onSuccess: (res, approve) => {
+      if (res.ok) onDecided(res.body.redirect_to, approve);
+      else if (res.status === 401) onSessionLost();
+      else if (res.status === 409 || res.status === 410) onGone(res.status);
+      else setError(res.detail);
+    },
+  });
+  const busy = deciding.isPending;
+
+  const decide = (approve: boolean) => {
     if (busy) return;
     setError('');
     if (approve && narrow && chosen.length === 0) {
       setError('Choose at least one Space, or allow every Space.');
       return;
     }
-    setBusy(true);
-    const path = { params: { path: { id: request.id } } };
-    const res = approve
-      ? await attempt(
-          client.POST('/v0/oauth-authorization-requests/{id}/approve', {
-            ...path,
-            body: { acting_member: acting, scope: readOnly ? 'read' : 'read write', spaces: narrow ? chosen : null },
-          }),
-        )
-      : await attempt(client.POST('/v0/oauth-authorization-requests/{id}/deny', { ...path, body: {} }));
-    setBusy(false);
-    if (res.ok) onDecided(res.body.redirect_to, approve);
-    else if (res.status === 401) onSessionLost();
-    else if (res.status === 409 || res.status === 410) onGone(res.status);
-    else setError(res.detail);
+    deciding.mutate(approve);
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void decide(true);
+    decide(true);
   };
 
   return (
@@ -268,7 +275,7 @@ function ConsentForm({
           <button type="submit" aria-disabled={busy}>
             {busy ? 'Working…' : 'Allow'}
           </button>
-          <button type="button" className="secondary" onClick={() => void decide(false)}>
+          <button type="button" className="secondary" onClick={() => decide(false)}>
             Deny
           </button>
         </div>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { attempt, client } from '../api/client';
 import { ErrorMessage, PageHeading, useTitle } from '../app/page';
@@ -59,7 +60,13 @@ export function SignInPage() {
     fromLink.email && fromLink.code ? 'The code from your e-mail is filled in. Check it, then sign in.' : '',
   );
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  // Both answer a result rather than throw: each refusal has its own words here.
+  const sending = useMutation({ mutationFn: () => attempt(client.POST('/v0/sign-in/email', { body: { email: email.trim() } })) });
+  const verifying = useMutation({
+    // The HttpOnly cookie is the session; the page asks not to be handed the token at all.
+    mutationFn: () => attempt(client.POST('/v0/sign-in/verify', { body: { email: email.trim(), code: code.trim(), session_token: 'cookie' } })),
+  });
+  const busy = sending.isPending || verifying.isPending;
   const emailField = useRef<HTMLInputElement>(null);
   const codeField = useRef<HTMLInputElement>(null);
 
@@ -87,9 +94,7 @@ export function SignInPage() {
 
   const requestCode = async (): Promise<boolean> => {
     setError('');
-    setBusy(true);
-    const res = await attempt(client.POST('/v0/sign-in/email', { body: { email: email.trim() } }));
-    setBusy(false);
+    const res = await sending.mutateAsync();
     if (!res.ok) {
       setError(res.status === 422 ? 'Enter a valid e-mail address, like name@example.org.' : res.detail);
       return false;
@@ -118,10 +123,7 @@ export function SignInPage() {
       codeField.current?.focus();
       return;
     }
-    setBusy(true);
-    // The HttpOnly cookie is the session; the page asks not to be handed the token at all.
-    const res = await attempt(client.POST('/v0/sign-in/verify', { body: { email: email.trim(), code: code.trim(), session_token: 'cookie' } }));
-    setBusy(false);
+    const res = await verifying.mutateAsync();
     if (!res.ok) {
       setError(
         res.status === 401

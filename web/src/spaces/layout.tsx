@@ -1,5 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Route, Switch, useParams } from 'wouter';
 import { ApiError, call, client, errorText, type Space } from '../api/client';
 import { SpaceFeedProvider } from '../api/live';
@@ -122,16 +121,10 @@ function SpaceSidebar({ space, ownerOrHost, member }: { space: Space; ownerOrHos
 function InviteOnly({ space, invited, signedIn }: { space: Space; invited: boolean; signedIn: boolean }) {
   useTitle(space.name);
   const queries = useQueryClient();
-  const [error, setError] = useState('');
-  const accept = async () => {
-    setError('');
-    try {
-      await call(client.POST('/v0/spaces/{slug}/join', { params: { path: { slug: space.slug } } }));
-      await queries.invalidateQueries({ queryKey: standingKeys.memberships });
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const accept = useMutation({
+    mutationFn: () => call(client.POST('/v0/spaces/{slug}/join', { params: { path: { slug: space.slug } } })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: standingKeys.memberships }),
+  });
   return (
     <section className="narrow space-gate">
       <PageHeading>{space.name}</PageHeading>
@@ -139,7 +132,7 @@ function InviteOnly({ space, invited, signedIn }: { space: Space; invited: boole
       {invited ? (
         <>
           <p>You have been invited.</p>
-          <button type="button" onClick={() => void accept()}>
+          <button type="button" onClick={() => accept.mutate()}>
             Accept the invitation
           </button>
         </>
@@ -150,7 +143,7 @@ function InviteOnly({ space, invited, signedIn }: { space: Space; invited: boole
           <Link to={`/sign-in?next=${encodeURIComponent(spacePath(space.slug))}`}>Sign in</Link> if you are a member.
         </p>
       )}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{accept.isError ? errorText(accept.error) : ''}</ErrorMessage>
     </section>
   );
 }

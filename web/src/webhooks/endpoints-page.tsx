@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { call, client, errorText } from '../api/client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
@@ -176,34 +176,29 @@ function verifyLabel(endpoint: Endpoint, verifying: string | null): string {
 function NewEndpoint() {
   const queries = useQueryClient();
   const [url, setUrl] = useState('');
-  const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setError('');
-    setDone('');
-    if (url.trim() === '') {
-      setError('Enter the URL of your receiver.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const endpoint = await call(client.POST('/v0/webhook-endpoints', { body: { url: url.trim() } }));
+  const registering = useMutation({
+    mutationFn: () => call(client.POST('/v0/webhook-endpoints', { body: { url: url.trim() } })),
+    onSuccess: async (endpoint) => {
       setDone(`Registered ${endpoint.url}, unverified. Press Verify once your receiver answers challenges.`);
       setUrl('');
       await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const busy = registering.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    registering.reset();
+    setDone('');
+    setProblem(url.trim() === '' ? 'Enter the URL of your receiver.' : '');
+    if (url.trim() !== '') registering.mutate();
   };
 
   return (
-    <form className="card endpoint-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-endpoint-title">
+    <form className="card endpoint-form" onSubmit={submit} aria-labelledby="new-endpoint-title">
       <h3 id="new-endpoint-title">Register an endpoint</h3>
       <div className="field">
         <label htmlFor="endpoint-url">Receiver URL</label>
@@ -213,7 +208,7 @@ function NewEndpoint() {
         </p>
       </div>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (registering.isError ? errorText(registering.error) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Register
       </button>
