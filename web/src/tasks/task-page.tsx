@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useParams } from 'wouter';
 import { ApiError, call, client, errorText, type Space } from '../api/client';
@@ -152,9 +152,7 @@ function TaskActions({
   workerKnown: boolean;
 }) {
   const queries = useQueryClient();
-  const [error, setError] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState<TaskMove | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const cancelButton = useRef<HTMLButtonElement>(null);
 
@@ -174,20 +172,16 @@ function TaskActions({
     setDone(MOVE_DONE[which]);
   };
 
-  const run = async (which: TaskMove) => {
+  const moving = useMutation({
+    mutationFn: move,
+    // Whatever happened, show the task as it is now (a refusal usually means someone moved first).
+    onSettled: () => void queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) }),
+  });
+  const busy = moving.isPending ? moving.variables : null;
+  const run = (which: TaskMove) => {
     if (busy) return;
-    setBusy(which);
-    setError('');
     setDone('');
-    try {
-      await move(which);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(null);
-      // Whatever happened, show the task as it is now (a refusal usually means someone moved first).
-      void queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
-    }
+    moving.mutate(which);
   };
 
   const me = standing.me?.handle;
@@ -201,7 +195,7 @@ function TaskActions({
         What you can do
       </h2>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{moving.isError ? errorText(moving.error) : ''}</ErrorMessage>
       {visible.length > 0 ? (
         <div className="actions">
           {visible.map((m) =>
@@ -210,7 +204,7 @@ function TaskActions({
                 {MOVE_LABEL[m]}
               </button>
             ) : (
-              <button key={m} type="button" className={m === 'release' || m === 'reopen' ? 'secondary' : undefined} aria-disabled={busy !== null} onClick={() => void run(m)}>
+              <button key={m} type="button" className={m === 'release' || m === 'reopen' ? 'secondary' : undefined} aria-disabled={busy !== null} onClick={() => run(m)}>
                 {busy === m ? `${MOVE_LABEL[m]}…` : MOVE_LABEL[m]}
               </button>
             ),

@@ -67,23 +67,20 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
   const queries = useQueryClient();
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
-  const [verifying, setVerifying] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
+  const verification = useMutation({
+    mutationFn: (endpoint: Endpoint) => call(client.POST('/v0/webhook-endpoints/{id}/verify', { params: { path: { id: endpoint.id } } })),
+    onSuccess: (_, endpoint) => setNotice(`${endpoint.url} answered the challenge: it is active.`),
+    onError: (err, endpoint) => setError(`${endpoint.url} was not verified: ${errorText(err)}`),
+    onSettled: () => void queries.invalidateQueries({ queryKey: webhooksKeys.endpoints }),
+  });
+  const verifying = verification.isPending ? (verification.variables?.id ?? null) : null;
 
-  const verify = async (endpoint: Endpoint) => {
+  const verify = (endpoint: Endpoint) => {
     setNotice('');
     setError('');
-    setVerifying(endpoint.id);
-    try {
-      await call(client.POST('/v0/webhook-endpoints/{id}/verify', { params: { path: { id: endpoint.id } } }));
-      setNotice(`${endpoint.url} answered the challenge: it is active.`);
-    } catch (err) {
-      setError(`${endpoint.url} was not verified: ${errorText(err)}`);
-    } finally {
-      setVerifying(null);
-      await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
-    }
+    verification.mutate(endpoint);
   };
 
   if (endpoints.length === 0) return <p className="muted">You have no endpoints yet.</p>;
@@ -124,7 +121,7 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
                       type="button"
                       className="small"
                       aria-disabled={verifying !== null}
-                      onClick={() => void (verifying ? null : verify(e))}
+                      onClick={() => (verifying ? undefined : verify(e))}
                       aria-label={`${verifyLabel(e, verifying)} ${e.url}`}
                     >
                       {verifyLabel(e, verifying)}
