@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /**
- * The web app's client routes (web/src/app.tsx keeps the same list). Each is
+ * The web app's client routes (web/src/app/app.tsx keeps the same list). Each is
  * answered with index.html, so reloads and pasted links work; the app then
  * renders the page itself.
  */

@@ -1,13 +1,19 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Schemas } from '../client';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { spacePath, useSpace } from '../space/layout';
-import { Link, signInPath } from '../router';
-import { useStanding } from '../standing';
-import { Handle, Loaded, Notice, Time } from '../ui';
+import { call, client, errorText, type Schemas } from '../api/client';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { spacePath, useSpace } from '../spaces/space';
+import { Link, signInPath } from '../app/router';
+import { useStanding } from '../api/standing';
+import { Handle, Loaded, Notice, Time } from '../app/ui';
 import '../webhooks/webhooks.css';
+import { rootKeys } from '../api/keys';
+
+const approvalsKeys = {
+  list: (slug: string) => [...rootKeys.space(slug), 'credential-approvals'] as const,
+  connections: (slug: string) => [...rootKeys.space(slug), 'external-connections'] as const,
+};
 
 // Credential approvals (docs/gateway.md, "Approvals"): an Owner/Host approves
 // one exact external request for one member, through one of the Space's
@@ -24,7 +30,7 @@ const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** The Space's approvals, newest first (kept fresh by the Space feed, which announces new ones and their use). */
 function useApprovals(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['space', slug, 'credential-approvals'],
+    queryKey: approvalsKeys.list(slug),
     enabled,
     queryFn: async () =>
       (await call(client.GET('/v0/spaces/{space}/credential-approvals', { params: { path: { space: slug } } }))).approvals,
@@ -33,7 +39,7 @@ function useApprovals(slug: string, enabled: boolean) {
 
 function useConnections(slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['space', slug, 'external-connections'],
+    queryKey: approvalsKeys.connections(slug),
     enabled,
     queryFn: async () => (await call(client.GET('/v0/spaces/{space}/external-connections', { params: { path: { space: slug } } }))).connections,
   });
@@ -100,7 +106,7 @@ export function ApprovalsPage() {
 
       <section aria-labelledby="new-approval-heading">
         <h2 id="new-approval-heading">Approve a request</h2>
-        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={() => void queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] })} />
+        <ApprovalForm slug={slug} connections={connections.data ?? []} onMade={() => void queries.invalidateQueries({ queryKey: approvalsKeys.list(slug) })} />
       </section>
 
     </section>
@@ -237,22 +243,14 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
     lifetime: '3600',
     reason: '',
   });
-  const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
   const [made, setMade] = useState<Approval | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setError('');
-    setMade(null);
-    const headers = parseHeaders(form.headers);
-    if (typeof headers === 'string') return setError(headers);
-    if (form.task !== '' && !/^[1-9][0-9]*$/.test(form.task.trim())) return setError('Task: a task number such as 42, or empty.');
-    setBusy(true);
-    try {
-      const approval = await call(
+  // On a refusal, what was typed stays, to be corrected.
+  const making = useMutation({
+    mutationFn: (headers: Record<string, string>) =>
+      call(
         client.POST('/v0/spaces/{space}/credential-approvals', {
           params: { path: { space: slug } },
           body: {
@@ -271,22 +269,31 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
             },
           },
         }),
-      );
+      ),
+    onSuccess: async (approval) => {
       setMade(approval);
       onMade(approval);
       // A run id gets one ticket per member: the next approval needs a fresh one.
       setForm((f) => ({ ...f, run: newRunId(), purpose: '', url: '', headers: '', body: '', reason: '', task: '' }));
-      await queries.invalidateQueries({ queryKey: ['space', slug, 'credential-approvals'] });
-    } catch (err) {
-      // What was typed stays, to be corrected.
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+      await queries.invalidateQueries({ queryKey: approvalsKeys.list(slug) });
+    },
+  });
+  const busy = making.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    making.reset();
+    setProblem('');
+    setMade(null);
+    const headers = parseHeaders(form.headers);
+    if (typeof headers === 'string') return setProblem(headers);
+    if (form.task !== '' && !/^[1-9][0-9]*$/.test(form.task.trim())) return setProblem('Task: a task number such as 42, or empty.');
+    making.mutate(headers);
   };
 
   return (
-    <form className="card approval-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-approval-heading">
+    <form className="card approval-form" onSubmit={submit} aria-labelledby="new-approval-heading">
       <div className="form-grid">
         <div className="field">
           <label htmlFor="approval-connection">Connection</label>
@@ -371,7 +378,7 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
           id <code>{made.run_id}</code> and purpose &ldquo;{made.purpose}&rdquo;, until <Time iso={made.expires_ts} />.
         </Notice>
       ) : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (making.isError ? errorText(making.error) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Approve
       </button>

@@ -1,6 +1,7 @@
+import { useMutation } from '@tanstack/react-query';
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { errorText } from '../client';
-import { ErrorMessage } from '../page';
+import { errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
 import { mentionAtCaret, suggestHandles } from './mentions';
 
 // The message composer: a labelled textarea that completes `@handles` as
@@ -37,8 +38,6 @@ export function Composer({
   const [text, setText] = useState('');
   /** Where the caret goes once a picked handle is in the textarea. */
   const caretAfterRender = useRef<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
   const [completion, setCompletion] = useState<Completion | null>(null);
   const [active, setActive] = useState(0);
   /** Where the person pressed Escape: that `@` is left alone until they type elsewhere. */
@@ -79,21 +78,19 @@ export function Composer({
     area.current?.setSelectionRange(position, position);
   });
 
-  const send = async () => {
-    if (busy || text.trim() === '') return;
-    setBusy(true);
-    setError('');
-    try {
-      await onSend(text);
+  // On a refusal the text stays as it was typed, so nothing is lost.
+  const sending = useMutation({
+    mutationFn: onSend,
+    onSuccess: () => {
       setText('');
       setCompletion(null);
       setDismissedAt(null);
-    } catch (err) {
-      // The text stays as it was typed, so nothing is lost to a refusal.
-      setError(`Could not send: ${errorText(err)}`);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const busy = sending.isPending;
+  const send = () => {
+    if (busy || text.trim() === '') return;
+    sending.mutate(text);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -118,7 +115,7 @@ export function Composer({
     }
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void send();
+      send();
     }
   };
 
@@ -127,7 +124,7 @@ export function Composer({
       className="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        void send();
+        send();
       }}
     >
       <label htmlFor={`${id}-body`}>{label}</label>
@@ -184,7 +181,7 @@ export function Composer({
       <p className="visually-hidden" role="status">
         {open ? `${completion.options.length} ${completion.options.length === 1 ? 'member' : 'members'} to mention: up and down arrows to choose, Enter to pick.` : ''}
       </p>
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{sending.isError ? `Could not send: ${errorText(sending.error)}` : ''}</ErrorMessage>
       <div className="actions">
         <button type="submit" aria-disabled={busy} disabled={text.trim() === ''}>
           {busy ? 'Sending…' : 'Send'}

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call, client, type Schemas, type Space } from '../client';
-import type { useStanding } from '../standing';
+import { call, client, type Schemas, type Space } from '../api/client';
+import { rootKeys } from '../api/keys';
+import type { useStanding } from '../api/standing';
 
 // The reads behind channels and direct messages. Every key is under
 // ['space', slug, 'conversations', …], so the Space feed follower refreshes
@@ -14,13 +15,15 @@ type Standing = ReturnType<typeof useStanding>;
 /** Messages per page: the API's default, enough to fill a tall screen. */
 export const PAGE = 50;
 
+const all = (slug: string) => [...rootKeys.space(slug), 'conversations'] as const;
+
 export const conversationKeys = {
-  all: (slug: string) => ['space', slug, 'conversations'] as const,
-  channels: (slug: string) => ['space', slug, 'conversations', 'channels'] as const,
-  directs: (slug: string) => ['space', slug, 'conversations', 'directs'] as const,
-  members: (slug: string) => ['space', slug, 'conversations', 'members'] as const,
-  channel: (slug: string, name: string) => ['space', slug, 'conversations', 'channel', name] as const,
-  direct: (slug: string, handle: string) => ['space', slug, 'conversations', 'direct', handle] as const,
+  all,
+  channels: (slug: string) => [...all(slug), 'channels'] as const,
+  directs: (slug: string) => [...all(slug), 'directs'] as const,
+  members: (slug: string) => [...all(slug), 'members'] as const,
+  channel: (slug: string, name: string) => [...all(slug), 'channel', name] as const,
+  direct: (slug: string, handle: string) => [...all(slug), 'direct', handle] as const,
 };
 
 export function useChannels(slug: string) {

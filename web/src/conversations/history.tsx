@@ -1,10 +1,10 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { errorText } from '../client';
-import { RenderedMarkdown } from '../markdown';
-import { ErrorMessage, Loading } from '../page';
-import { AuthorHandle } from '../member-kind';
-import { Time } from '../ui';
+import { errorText } from '../api/client';
+import { RenderedMarkdown } from '../app/markdown';
+import { ErrorMessage, Loading } from '../app/page';
+import { AuthorHandle } from '../members/member-kind';
+import { Time } from '../app/ui';
 import type { Message } from './data';
 import { remarkMentions } from './mentions';
 

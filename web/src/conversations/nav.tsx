@@ -1,10 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { call, client, errorText, type Space } from '../client';
-import { ErrorMessage } from '../page';
-import { Link, navigate, useLocation } from '../router';
-import { spacePath } from '../space/layout';
-import { useStanding } from '../standing';
+import { call, client, errorText, type Space } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Link, navigate, useLocation } from '../app/router';
+import { spacePath } from '../spaces/space';
+import { useStanding } from '../api/standing';
 import { conversationKeys, postingRule, useChannels, useDirectConversations, useSpaceMemberHandles } from './data';
 import './conversations.css';
 
@@ -71,8 +71,18 @@ function NewChannel({ slug }: { slug: string }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [topic, setTopic] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+  const creating = useMutation({
+    mutationFn: () => call(client.POST('/v0/spaces/{slug}/channels', { params: { path: { slug } }, body: { name, topic } })),
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: conversationKeys.channels(slug) });
+      setOpen(false);
+      setName('');
+      setTopic('');
+      navigate(spacePath(slug, `/channels/${encodeURIComponent(name)}`));
+    },
+  });
+  const busy = creating.isPending;
   if (!open) {
     return (
       <button type="button" className="secondary small" onClick={() => setOpen(true)}>
@@ -80,25 +90,15 @@ function NewChannel({ slug }: { slug: string }) {
       </button>
     );
   }
-  const create = async () => {
-    setError('');
+  const create = () => {
+    if (busy) return;
+    creating.reset();
     if (!CHANNEL_NAME.test(name) || name.length > 64) {
-      setError('A channel name is 1-64 lowercase letters, digits and single hyphens, like “design-review”.');
+      setProblem('A channel name is 1-64 lowercase letters, digits and single hyphens, like “design-review”.');
       return;
     }
-    setBusy(true);
-    try {
-      await call(client.POST('/v0/spaces/{slug}/channels', { params: { path: { slug } }, body: { name, topic } }));
-      await queries.invalidateQueries({ queryKey: conversationKeys.channels(slug) });
-      setOpen(false);
-      setName('');
-      setTopic('');
-      navigate(spacePath(slug, `/channels/${encodeURIComponent(name)}`));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    setProblem('');
+    creating.mutate();
   };
   return (
     <form
@@ -106,7 +106,7 @@ function NewChannel({ slug }: { slug: string }) {
       aria-label="New channel"
       onSubmit={(event) => {
         event.preventDefault();
-        void create();
+        create();
       }}
     >
       <label htmlFor={`${id}-name`}>Channel name</label>
@@ -116,7 +116,7 @@ function NewChannel({ slug }: { slug: string }) {
       </p>
       <label htmlFor={`${id}-topic`}>Topic (optional)</label>
       <input id={`${id}-topic`} value={topic} maxLength={280} onChange={(e) => setTopic(e.target.value)} />
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error) : '')}</ErrorMessage>
       <div className="actions">
         <button type="submit" className="small" aria-disabled={busy}>
           Create

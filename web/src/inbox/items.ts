@@ -1,4 +1,4 @@
-import type { Event } from '../client';
+import type { Event } from '../api/client';
 
 // What an inbox or timeline entry says about a message, and where it leads.
 

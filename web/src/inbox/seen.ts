@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { call, client, type Event } from '../client';
-import { useInboxFeed } from '../live';
-import { useSession } from '../session';
+import { call, client, type Event } from '../api/client';
+import { useInboxFeed } from '../api/live';
+import { useSession } from '../api/session';
+import { rootKeys } from '../api/keys';
 
 // "Unread" in the inbox: events newer than the member's read mark, which the
 // host keeps (`GET/POST /v0/me/inbox-read`), so every device and tab agrees.
@@ -10,7 +11,7 @@ import { useSession } from '../session';
 // something (its key is under ['inbox']) and when the window regains focus, so
 // what was read on another device stops counting here too.
 
-const READ_MARK = ['inbox', 'read-mark'] as const;
+const READ_MARK = [...rootKeys.inbox, 'read-mark'] as const;
 
 function useReadMark(member: string | null) {
   return useQuery({

@@ -1,13 +1,13 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Space } from '../client';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { Link } from '../router';
-import { spacePath, useSpace } from '../space/layout';
-import { useStanding } from '../standing';
-import { Handle, Notice } from '../ui';
-import { tasksKey, useTaskColumn } from './queries';
+import { call, client, errorText, type Space } from '../api/client';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { Link } from '../app/router';
+import { spacePath, useSpace } from '../spaces/space';
+import { useStanding } from '../api/standing';
+import { Handle, Notice } from '../app/ui';
+import { tasksKeys, useTaskColumn } from './queries';
 import { CREATABLE_KINDS, mayActOnTasks, STATUS_LABEL, STATUSES, type Task, type TaskStatus } from './rules';
 import './tasks.css';
 
@@ -147,8 +147,7 @@ function NewTask({ space }: { space: Space }) {
   const [title, setTitle] = useState('');
   const [kind, setKind] = useState<(typeof CREATABLE_KINDS)[number]>('general');
   const [body, setBody] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
   const [created, setCreated] = useState<Task | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -157,33 +156,32 @@ function NewTask({ space }: { space: Space }) {
     if (open) titleRef.current?.focus();
   }, [open]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setError('');
-    if (title.trim() === '') {
-      setError('A task needs a title.');
-      titleRef.current?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      const task = await call(
-        client.POST('/v0/spaces/{slug}/tasks', { params: { path: { slug: space.slug } }, body: { title, kind, ...(body ? { body } : {}) } }),
-      );
-      await queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
+  // On a refusal, what was typed stays in the form.
+  const create = useMutation({
+    mutationFn: () =>
+      call(client.POST('/v0/spaces/{slug}/tasks', { params: { path: { slug: space.slug } }, body: { title, kind, ...(body ? { body } : {}) } })),
+    onSuccess: async (task) => {
+      await queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
       setCreated(task);
       setTitle('');
       setBody('');
       setKind('general');
       setOpen(false);
       toggleRef.current?.focus();
-    } catch (err) {
-      // What was typed stays in the form.
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending) return;
+    create.reset();
+    setProblem('');
+    if (title.trim() === '') {
+      setProblem('A task needs a title.');
+      titleRef.current?.focus();
+      return;
     }
+    create.mutate();
   };
 
   return (
@@ -197,7 +195,7 @@ function NewTask({ space }: { space: Space }) {
       <button ref={toggleRef} type="button" aria-expanded={open} aria-controls="new-task-form" onClick={() => setOpen(!open)}>
         New task
       </button>
-      <form id="new-task-form" hidden={!open} className="card new-task-form" onSubmit={(e) => void submit(e)} aria-label="New task">
+      <form id="new-task-form" hidden={!open} className="card new-task-form" onSubmit={submit} aria-label="New task">
         <div className="field">
           <label htmlFor="new-task-title">Title</label>
           <input id="new-task-title" ref={titleRef} type="text" maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} />
@@ -222,9 +220,9 @@ function NewTask({ space }: { space: Space }) {
             Markdown. Optional.
           </p>
         </div>
-        <ErrorMessage>{error}</ErrorMessage>
+        <ErrorMessage>{problem || (create.isError ? errorText(create.error) : '')}</ErrorMessage>
         <div className="actions">
-          <button type="submit" aria-disabled={busy}>
+          <button type="submit" aria-disabled={create.isPending}>
             Create task
           </button>
           <button type="button" className="secondary" onClick={() => setOpen(false)}>

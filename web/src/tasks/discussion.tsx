@@ -1,11 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { call, client, errorText, type Space } from '../client';
-import { RenderedMarkdown } from '../markdown';
-import { ErrorMessage } from '../page';
-import { AuthorHandle } from '../member-kind';
-import { Loaded, Time } from '../ui';
-import { taskKey, useTaskMessages } from './queries';
+import { call, client, errorText, type Space } from '../api/client';
+import { RenderedMarkdown } from '../app/markdown';
+import { ErrorMessage } from '../app/page';
+import { AuthorHandle } from '../members/member-kind';
+import { Loaded, Time } from '../app/ui';
+import { tasksKeys, useTaskMessages } from './queries';
 import type { Task } from './rules';
 
 // A task's discussion: messages with a `task:<id>` subject, open in every
@@ -42,31 +42,25 @@ export function TaskDiscussion({ space, task, mayPost }: { space: Space; task: T
 function Composer({ slug, id }: { slug: string; id: number }) {
   const queries = useQueryClient();
   const [body, setBody] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (body.trim() === '') {
-      setError('Write a message first.');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
-      await call(client.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id } }, body: { body } }));
+  const [problem, setProblem] = useState('');
+  const post = useMutation({
+    mutationFn: () => call(client.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id } }, body: { body } })),
+    onSuccess: async () => {
       setBody('');
-      await queries.invalidateQueries({ queryKey: [...taskKey(slug, id), 'messages'] });
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+      await queries.invalidateQueries({ queryKey: tasksKeys.messages(slug, id) });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (post.isPending) return;
+    post.reset();
+    setProblem(body.trim() === '' ? 'Write a message first.' : '');
+    if (body.trim() !== '') post.mutate();
   };
 
   return (
-    <form className="task-composer" onSubmit={(e) => void submit(e)}>
+    <form className="task-composer" onSubmit={submit}>
       <div className="field">
         <label htmlFor="task-message">Add to the discussion</label>
         <textarea id="task-message" maxLength={20000} value={body} aria-describedby="task-message-hint" onChange={(e) => setBody(e.target.value)} />
@@ -74,8 +68,8 @@ function Composer({ slug, id }: { slug: string; id: number }) {
           Markdown; @handle mentions the member.
         </p>
       </div>
-      <ErrorMessage>{error}</ErrorMessage>
-      <button type="submit" aria-disabled={busy}>
+      <ErrorMessage>{problem || (post.isError ? errorText(post.error) : '')}</ErrorMessage>
+      <button type="submit" aria-disabled={post.isPending}>
         Post
       </button>
     </form>

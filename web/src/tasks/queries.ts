@@ -1,12 +1,22 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { call, client } from '../client';
+import { call, client } from '../api/client';
+import { rootKeys } from '../api/keys';
 import type { Member, TaskStatus } from './rules';
 
-// Reads of the task pages. Keys sit under ['space', slug], so every event of
-// the Space (a claim by an agent, a completion elsewhere) refreshes them live.
+// Reads of the task pages. Keys sit under the Space's, so every event of the
+// Space (a claim by an agent, a completion elsewhere) refreshes them live.
 
-export const tasksKey = (slug: string) => ['space', slug, 'tasks'] as const;
-export const taskKey = (slug: string, id: number) => ['space', slug, 'tasks', id] as const;
+const all = (slug: string) => [...rootKeys.space(slug), 'tasks'] as const;
+const task = (slug: string, id: number) => [...all(slug), id] as const;
+
+export const tasksKeys = {
+  all,
+  column: (slug: string, status: TaskStatus) => [...all(slug), 'column', status] as const,
+  task,
+  messages: (slug: string, id: number) => [...task(slug, id), 'messages'] as const,
+  /** A member record as the completion rule reads it (the assignee, their operator). */
+  member: (slug: string, handle: string | null) => [...rootKeys.space(slug), 'member', handle] as const,
+};
 
 /** A member handle's shape (src/shared/schemas.ts). */
 const HANDLE = /^(?=.{3,32}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -21,7 +31,7 @@ export const COLUMN_PAGE = 50;
  */
 export function useTaskColumn(slug: string, status: TaskStatus) {
   return useInfiniteQuery({
-    queryKey: [...tasksKey(slug), 'column', status],
+    queryKey: tasksKeys.column(slug, status),
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam }) =>
       (
@@ -37,14 +47,14 @@ export function useTaskColumn(slug: string, status: TaskStatus) {
 
 export function useTask(slug: string, id: number) {
   return useQuery({
-    queryKey: taskKey(slug, id),
+    queryKey: tasksKeys.task(slug, id),
     queryFn: () => call(client.GET('/v0/spaces/{slug}/tasks/{id}', { params: { path: { slug, id } } })),
   });
 }
 
 export function useTaskMessages(slug: string, id: number) {
   return useQuery({
-    queryKey: [...taskKey(slug, id), 'messages'],
+    queryKey: tasksKeys.messages(slug, id),
     queryFn: async () =>
       (await call(client.GET('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id }, query: { limit: 200 } } }))).messages,
   });
@@ -56,7 +66,7 @@ export function useTaskMessages(slug: string, id: number) {
  */
 export function useMemberWithOperator(slug: string, handle: string | null) {
   const member = useQuery({
-    queryKey: ['space', slug, 'member', handle],
+    queryKey: tasksKeys.member(slug, handle),
     enabled: handle !== null,
     queryFn: () => call(client.GET('/v0/members/{handle}', { params: { path: { handle: handle! } } })),
   });
@@ -64,7 +74,7 @@ export function useMemberWithOperator(slug: string, handle: string | null) {
   // A legacy free-text operator is no handle at all: it names no principal, and asking for it would be refused.
   const operatorHandle = named !== null && HANDLE.test(named) ? named : null;
   const operator = useQuery({
-    queryKey: ['space', slug, 'member', operatorHandle],
+    queryKey: tasksKeys.member(slug, operatorHandle),
     enabled: operatorHandle !== null,
     queryFn: () => call(client.GET('/v0/members/{handle}', { params: { path: { handle: operatorHandle! } } })),
   });

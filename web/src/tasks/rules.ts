@@ -1,4 +1,10 @@
-import type { Schemas, Space } from '../client';
+// Types straight from the generated contract (not through api/client.ts), so
+// that this file loads on its own: test/web-task-rules.test.ts holds it to the
+// server's rules by running it in Node against a real server.
+import type { components } from '../../../src/client/openapi.js';
+
+type Schemas = components['schemas'];
+type Space = Schemas['Space'];
 
 // Who may make which task move (docs/tasks.md, "States"; src/tasks/service.ts),
 // so a page offers only the moves the server would allow. The server judges

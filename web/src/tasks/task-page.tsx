@@ -1,16 +1,16 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useParams } from 'wouter';
-import { ApiError, call, client, errorText, type Space } from '../client';
-import { RenderedMarkdown } from '../markdown';
-import { ErrorMessage, PageHeading, useTitle } from '../page';
-import { NotFoundPage } from '../pages/not-found';
-import { Link } from '../router';
-import { spacePath, useSpace } from '../space/layout';
-import { useStanding } from '../standing';
-import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../ui';
+import { ApiError, call, client, errorText, type Space } from '../api/client';
+import { RenderedMarkdown } from '../app/markdown';
+import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import { NotFoundPage } from '../app/not-found';
+import { Link } from '../app/router';
+import { spacePath, useSpace } from '../spaces/space';
+import { useStanding } from '../api/standing';
+import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../app/ui';
 import { TaskDiscussion } from './discussion';
-import { taskKey, tasksKey, useMemberWithOperator, useTask } from './queries';
+import { tasksKeys, useMemberWithOperator, useTask } from './queries';
 import {
   allowedMoves,
   ASSURANCE_TEXT,
@@ -152,9 +152,7 @@ function TaskActions({
   workerKnown: boolean;
 }) {
   const queries = useQueryClient();
-  const [error, setError] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState<TaskMove | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const cancelButton = useRef<HTMLButtonElement>(null);
 
@@ -170,24 +168,20 @@ function TaskActions({
     } as const;
     const moved = await call(client.POST(paths[which], params));
     // The answer is the task as the move left it: show it at once, before the list refetches.
-    queries.setQueryData(taskKey(space.slug, task.id), moved);
+    queries.setQueryData(tasksKeys.task(space.slug, task.id), moved);
     setDone(MOVE_DONE[which]);
   };
 
-  const run = async (which: TaskMove) => {
+  const moving = useMutation({
+    mutationFn: move,
+    // Whatever happened, show the task as it is now (a refusal usually means someone moved first).
+    onSettled: () => void queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) }),
+  });
+  const busy = moving.isPending ? moving.variables : null;
+  const run = (which: TaskMove) => {
     if (busy) return;
-    setBusy(which);
-    setError('');
     setDone('');
-    try {
-      await move(which);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(null);
-      // Whatever happened, show the task as it is now (a refusal usually means someone moved first).
-      void queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
-    }
+    moving.mutate(which);
   };
 
   const me = standing.me?.handle;
@@ -201,7 +195,7 @@ function TaskActions({
         What you can do
       </h2>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{moving.isError ? errorText(moving.error) : ''}</ErrorMessage>
       {visible.length > 0 ? (
         <div className="actions">
           {visible.map((m) =>
@@ -210,7 +204,7 @@ function TaskActions({
                 {MOVE_LABEL[m]}
               </button>
             ) : (
-              <button key={m} type="button" className={m === 'release' || m === 'reopen' ? 'secondary' : undefined} aria-disabled={busy !== null} onClick={() => void run(m)}>
+              <button key={m} type="button" className={m === 'release' || m === 'reopen' ? 'secondary' : undefined} aria-disabled={busy !== null} onClick={() => run(m)}>
                 {busy === m ? `${MOVE_LABEL[m]}…` : MOVE_LABEL[m]}
               </button>
             ),
@@ -237,7 +231,7 @@ function TaskActions({
           onConfirm={async () => {
             await move('cancel');
             setConfirmCancel(false);
-            await queries.invalidateQueries({ queryKey: tasksKey(space.slug) });
+            await queries.invalidateQueries({ queryKey: tasksKeys.all(space.slug) });
           }}
         >
           <p>

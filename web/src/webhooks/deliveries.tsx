@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { Loaded, Notice, Time } from '../ui';
-import { useDeliveries, type Delivery } from './queries';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Loaded, Notice, Time } from '../app/ui';
+import { useDeliveries, webhooksKeys, type Delivery } from './queries';
 
 // A subscription's delivery history (GET /v0/webhook-subscriptions/{id}/deliveries):
 // the newest 100 wakes, with every transport attempt and what the receiver
@@ -14,25 +14,21 @@ export function DeliveryHistory({ subscriptionId, endpointActive }: { subscripti
   const deliveries = useDeliveries(subscriptionId);
   const queries = useQueryClient();
   const [notice, setNotice] = useState('');
-  const [error, setError] = useState('');
+  const replaying = useMutation({
+    mutationFn: (delivery: Delivery) => call(client.POST('/v0/webhook-deliveries/{id}/replay', { params: { path: { id: delivery.id } } })),
+    onSuccess: (again) => setNotice(`Replaying ${again.id}: it is sent again now, with the same id and body.`),
+    onSettled: () => queries.invalidateQueries({ queryKey: webhooksKeys.deliveries(subscriptionId) }),
+  });
 
-  const replay = async (delivery: Delivery) => {
+  const replay = (delivery: Delivery) => {
     setNotice('');
-    setError('');
-    try {
-      const again = await call(client.POST('/v0/webhook-deliveries/{id}/replay', { params: { path: { id: delivery.id } } }));
-      setNotice(`Replaying ${again.id}: it is sent again now, with the same id and body.`);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      await queries.invalidateQueries({ queryKey: ['me', 'webhook-deliveries', subscriptionId] });
-    }
+    replaying.mutate(delivery);
   };
 
   return (
     <div className="delivery-history">
       {notice ? <Notice>{notice}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{replaying.isError ? errorText(replaying.error) : ''}</ErrorMessage>
       <Loaded query={deliveries} what="the deliveries">
         {(list) =>
           list.length === 0 ? (
@@ -74,7 +70,7 @@ export function DeliveryHistory({ subscriptionId, endpointActive }: { subscripti
                       <td className="row-actions">
                         {d.status === 'dead' && !endpointActive ? <span className="hint">Verify the endpoint to replay.</span> : null}
                         {d.status === 'dead' && endpointActive ? (
-                          <button type="button" className="small" onClick={() => void replay(d)} aria-label={`Replay ${d.id}`}>
+                          <button type="button" className="small" onClick={() => replay(d)} aria-label={`Replay ${d.id}`}>
                             Replay
                           </button>
                         ) : null}

@@ -1,14 +1,15 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage, Loading, PageHeading, useTitle } from '../page';
-import { navigate, signInPath } from '../router';
-import { useSession } from '../session';
-import { ConfirmDialog, Loaded, Notice, Time } from '../ui';
-import { endpointsKey, inboxSubscriptionsKey, useEndpoints, useInboxSubscriptions, useSigningKeys, type Endpoint } from './queries';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
+import { navigate, signInPath } from '../app/router';
+import { useSession } from '../api/session';
+import { ConfirmDialog, Loaded, Notice, Time } from '../app/ui';
+import { useEndpoints, useInboxSubscriptions, useSigningKeys, webhooksKeys, type Endpoint } from './queries';
 import { SubscriptionForm } from './subscription-form';
 import { SubscriptionList } from './subscriptions';
 import './webhooks.css';
+import { rootKeys } from '../api/keys';
 
 // The signed-in member's webhooks (docs/webhooks.md): their endpoints
 // (receiver URLs, verified by a signed challenge), their inbox subscriptions,
@@ -66,23 +67,20 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
   const queries = useQueryClient();
   const [notice, setNotice] = useState('');
   const [error, setError] = useState('');
-  const [verifying, setVerifying] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
+  const verification = useMutation({
+    mutationFn: (endpoint: Endpoint) => call(client.POST('/v0/webhook-endpoints/{id}/verify', { params: { path: { id: endpoint.id } } })),
+    onSuccess: (_, endpoint) => setNotice(`${endpoint.url} answered the challenge: it is active.`),
+    onError: (err, endpoint) => setError(`${endpoint.url} was not verified: ${errorText(err)}`),
+    onSettled: () => void queries.invalidateQueries({ queryKey: webhooksKeys.endpoints }),
+  });
+  const verifying = verification.isPending ? (verification.variables?.id ?? null) : null;
 
-  const verify = async (endpoint: Endpoint) => {
+  const verify = (endpoint: Endpoint) => {
     setNotice('');
     setError('');
-    setVerifying(endpoint.id);
-    try {
-      await call(client.POST('/v0/webhook-endpoints/{id}/verify', { params: { path: { id: endpoint.id } } }));
-      setNotice(`${endpoint.url} answered the challenge: it is active.`);
-    } catch (err) {
-      setError(`${endpoint.url} was not verified: ${errorText(err)}`);
-    } finally {
-      setVerifying(null);
-      await queries.invalidateQueries({ queryKey: endpointsKey });
-    }
+    verification.mutate(endpoint);
   };
 
   if (endpoints.length === 0) return <p className="muted">You have no endpoints yet.</p>;
@@ -123,7 +121,7 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
                       type="button"
                       className="small"
                       aria-disabled={verifying !== null}
-                      onClick={() => void (verifying ? null : verify(e))}
+                      onClick={() => (verifying ? undefined : verify(e))}
                       aria-label={`${verifyLabel(e, verifying)} ${e.url}`}
                     >
                       {verifyLabel(e, verifying)}
@@ -152,9 +150,9 @@ function EndpointTable({ endpoints }: { endpoints: Endpoint[] }) {
             setDeleting(null);
             setNotice(`Deleted ${deleting.url}, and its subscriptions with it.`);
             statusRef.current?.focus();
-            await queries.invalidateQueries({ queryKey: endpointsKey });
-            await queries.invalidateQueries({ queryKey: inboxSubscriptionsKey });
-            await queries.invalidateQueries({ queryKey: ['space'] });
+            await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
+            await queries.invalidateQueries({ queryKey: webhooksKeys.inboxSubscriptions });
+            await queries.invalidateQueries({ queryKey: rootKeys.spaces });
           }}
         >
           <p>
@@ -175,34 +173,29 @@ function verifyLabel(endpoint: Endpoint, verifying: string | null): string {
 function NewEndpoint() {
   const queries = useQueryClient();
   const [url, setUrl] = useState('');
-  const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setError('');
-    setDone('');
-    if (url.trim() === '') {
-      setError('Enter the URL of your receiver.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const endpoint = await call(client.POST('/v0/webhook-endpoints', { body: { url: url.trim() } }));
+  const registering = useMutation({
+    mutationFn: () => call(client.POST('/v0/webhook-endpoints', { body: { url: url.trim() } })),
+    onSuccess: async (endpoint) => {
       setDone(`Registered ${endpoint.url}, unverified. Press Verify once your receiver answers challenges.`);
       setUrl('');
-      await queries.invalidateQueries({ queryKey: endpointsKey });
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+      await queries.invalidateQueries({ queryKey: webhooksKeys.endpoints });
+    },
+  });
+  const busy = registering.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    registering.reset();
+    setDone('');
+    setProblem(url.trim() === '' ? 'Enter the URL of your receiver.' : '');
+    if (url.trim() !== '') registering.mutate();
   };
 
   return (
-    <form className="card endpoint-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-endpoint-title">
+    <form className="card endpoint-form" onSubmit={submit} aria-labelledby="new-endpoint-title">
       <h3 id="new-endpoint-title">Register an endpoint</h3>
       <div className="field">
         <label htmlFor="endpoint-url">Receiver URL</label>
@@ -212,7 +205,7 @@ function NewEndpoint() {
         </p>
       </div>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (registering.isError ? errorText(registering.error) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Register
       </button>

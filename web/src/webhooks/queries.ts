@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { call, client, type Schemas } from '../client';
-import { useSession } from '../session';
+import { call, client, type Schemas } from '../api/client';
+import { useSession } from '../api/session';
+import { rootKeys } from '../api/keys';
 
 // Reads of the webhook pages. Endpoints and inbox subscriptions are the
 // signed-in member's own (['me', …]); a Space's subscriptions sit under
@@ -11,14 +12,18 @@ export type Subscription = Schemas['WebhookSubscription'];
 export type Delivery = Schemas['WebhookDelivery'];
 export type Filter = Schemas['WebhookFilter'];
 
-export const endpointsKey = ['me', 'webhook-endpoints'] as const;
-export const inboxSubscriptionsKey = ['me', 'inbox-subscriptions'] as const;
-export const spaceSubscriptionsKey = (slug: string) => ['space', slug, 'webhook-subscriptions'] as const;
+export const webhooksKeys = {
+  endpoints: [...rootKeys.me, 'webhook-endpoints'] as const,
+  inboxSubscriptions: [...rootKeys.me, 'inbox-subscriptions'] as const,
+  spaceSubscriptions: (slug: string) => [...rootKeys.space(slug), 'webhook-subscriptions'] as const,
+  deliveries: (subscriptionId: string) => [...rootKeys.me, 'webhook-deliveries', subscriptionId] as const,
+  signingKeys: ['webhook-signing-keys'] as const,
+};
 
 export function useEndpoints() {
   const { state } = useSession();
   return useQuery({
-    queryKey: endpointsKey,
+    queryKey: webhooksKeys.endpoints,
     enabled: state.status === 'signed-in',
     queryFn: async () => (await call(client.GET('/v0/webhook-endpoints'))).endpoints,
   });
@@ -26,7 +31,7 @@ export function useEndpoints() {
 
 export function useSigningKeys() {
   return useQuery({
-    queryKey: ['webhook-signing-keys'],
+    queryKey: webhooksKeys.signingKeys,
     queryFn: async () => (await call(client.GET('/v0/webhook-signing-keys'))).keys,
   });
 }
@@ -34,7 +39,7 @@ export function useSigningKeys() {
 export function useInboxSubscriptions() {
   const { state } = useSession();
   return useQuery({
-    queryKey: inboxSubscriptionsKey,
+    queryKey: webhooksKeys.inboxSubscriptions,
     enabled: state.status === 'signed-in',
     queryFn: async () => (await call(client.GET('/v0/me/inbox-subscriptions'))).subscriptions,
   });
@@ -43,7 +48,7 @@ export function useInboxSubscriptions() {
 export function useSpaceSubscriptions(slug: string) {
   const { state } = useSession();
   return useQuery({
-    queryKey: spaceSubscriptionsKey(slug),
+    queryKey: webhooksKeys.spaceSubscriptions(slug),
     enabled: state.status === 'signed-in',
     queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/webhook-subscriptions', { params: { path: { slug } } }))).subscriptions,
   });
@@ -58,7 +63,7 @@ const HISTORY_REFRESH_MS = 3000;
 
 export function useDeliveries(subscriptionId: string) {
   return useQuery({
-    queryKey: ['me', 'webhook-deliveries', subscriptionId],
+    queryKey: webhooksKeys.deliveries(subscriptionId),
     refetchInterval: HISTORY_REFRESH_MS,
     queryFn: async () => (await call(client.GET('/v0/webhook-subscriptions/{id}/deliveries', { params: { path: { id: subscriptionId } } }))).deliveries,
   });

@@ -1,10 +1,10 @@
 import { useParams } from 'wouter';
-import { PageHeading, useTitle } from '../page';
-import { Link, signInPath } from '../router';
-import { spacePath, useSpace } from '../space/layout';
-import { useStanding } from '../standing';
+import { PageHeading, useTitle } from '../app/page';
+import { Link, signInPath } from '../app/router';
+import { spacePath, useSpace } from '../spaces/space';
+import { useStanding } from '../api/standing';
 import { mayActOnTasks } from '../tasks/rules';
-import { Loaded } from '../ui';
+import { Loaded } from '../app/ui';
 import { useEndpoints, useSpaceSubscriptions } from './queries';
 import { SubscriptionForm } from './subscription-form';
 import { SubscriptionList } from './subscriptions';

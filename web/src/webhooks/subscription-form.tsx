@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { Link } from '../router';
-import { Notice } from '../ui';
+import { errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { Link } from '../app/router';
+import { Notice } from '../app/ui';
 import { collectionKey, createSubscription, type Collection } from './subscriptions';
 import type { Endpoint, Filter } from './queries';
 
@@ -45,9 +45,27 @@ export function SubscriptionForm({ collection, endpoints }: { collection: Collec
   const [value, setValue] = useState('');
   const [debounce, setDebounce] = useState('1000');
   const [activateNow, setActivateNow] = useState(true);
-  const [error, setError] = useState('');
+  const [problem, setProblem] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const creating = useMutation({
+    mutationFn: (input: { endpoint_id: string; debounce_ms: number; filter?: Filter }) => createSubscription(collection, input, activateNow),
+    onSuccess: async (result) => {
+      await queries.invalidateQueries({ queryKey: collectionKey(collection) });
+      if (result.activationError) {
+        setProblem(`Created ${result.created.id}, but it stays inactive: ${result.activationError}`);
+      } else {
+        const woken = endpoints.find((e) => e.id === result.created.endpoint_id)?.url ?? result.created.endpoint_id;
+        setDone(
+          result.created.status === 'active'
+            ? `Created and activated ${result.created.id}: events after cursor ${result.created.activation_cursor} wake ${woken}.`
+            : `Created ${result.created.id}. It sends nothing until you activate it.`,
+        );
+        setValue('');
+        setChoice('all');
+      }
+    },
+  });
+  const busy = creating.isPending;
 
   if (endpoints.length === 0) {
     return (
@@ -63,48 +81,26 @@ export function SubscriptionForm({ collection, endpoints }: { collection: Collec
   const chosen = selected.id;
   const current = CHOICES.find((c) => c.value === choice)!;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    setError('');
+    creating.reset();
+    setProblem('');
     setDone('');
     if (current.field && value.trim() === '') {
-      setError(`${current.field} is needed for this choice.`);
+      setProblem(`${current.field} is needed for this choice.`);
       return;
     }
     if (choice === 'task' && !/^[1-9][0-9]*$/.test(value.trim())) {
-      setError('Task number: a task id such as 42.');
+      setProblem('Task number: a task id such as 42.');
       return;
     }
-    setBusy(true);
-    try {
-      const filter = collection.kind === 'space' ? filterFor(choice, value) : undefined;
-      const result = await createSubscription(
-        collection,
-        { endpoint_id: chosen, debounce_ms: Number(debounce), ...(filter ? { filter } : {}) },
-        activateNow,
-      );
-      await queries.invalidateQueries({ queryKey: collectionKey(collection) });
-      if (result.activationError) {
-        setError(`Created ${result.created.id}, but it stays inactive: ${result.activationError}`);
-      } else {
-        setDone(
-          result.created.status === 'active'
-            ? `Created and activated ${result.created.id}: events after cursor ${result.created.activation_cursor} wake ${selected.url}.`
-            : `Created ${result.created.id}. It sends nothing until you activate it.`,
-        );
-        setValue('');
-        setChoice('all');
-      }
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    const filter = collection.kind === 'space' ? filterFor(choice, value) : undefined;
+    creating.mutate({ endpoint_id: chosen, debounce_ms: Number(debounce), ...(filter ? { filter } : {}) });
   };
 
   return (
-    <form className="card subscription-form" onSubmit={(e) => void submit(e)} aria-labelledby={`${prefix}-title`}>
+    <form className="card subscription-form" onSubmit={submit} aria-labelledby={`${prefix}-title`}>
       <h3 id={`${prefix}-title`}>New subscription</h3>
       <div className="field">
         <label htmlFor={`${prefix}-endpoint`}>Endpoint</label>
@@ -166,7 +162,7 @@ export function SubscriptionForm({ collection, endpoints }: { collection: Collec
         <label htmlFor={`${prefix}-activate`}>Activate at once (the endpoint must be verified)</label>
       </div>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Subscribe
       </button>

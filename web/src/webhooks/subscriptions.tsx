@@ -1,10 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { call, client, errorText } from '../client';
-import { ErrorMessage } from '../page';
-import { ConfirmDialog, Notice, Time } from '../ui';
+import { call, client, errorText } from '../api/client';
+import { ErrorMessage } from '../app/page';
+import { ConfirmDialog, Notice, Time } from '../app/ui';
 import { DeliveryHistory } from './deliveries';
-import { inboxSubscriptionsKey, spaceSubscriptionsKey, type Endpoint, type Filter, type Subscription } from './queries';
+import { webhooksKeys, type Endpoint, type Filter, type Subscription } from './queries';
 
 // One subscription of either kind (a Space's events, or the member's own
 // inbox), with the moves its state allows (docs/webhooks.md, "Subscriptions"):
@@ -12,7 +12,7 @@ import { inboxSubscriptionsKey, spaceSubscriptionsKey, type Endpoint, type Filte
 
 export type Collection = { kind: 'inbox' } | { kind: 'space'; slug: string };
 
-export const collectionKey = (c: Collection) => (c.kind === 'inbox' ? inboxSubscriptionsKey : spaceSubscriptionsKey(c.slug));
+export const collectionKey = (c: Collection) => (c.kind === 'inbox' ? webhooksKeys.inboxSubscriptions : webhooksKeys.spaceSubscriptions(c.slug));
 
 async function activate(c: Collection, id: string): Promise<Subscription> {
   if (c.kind === 'inbox') return call(client.POST('/v0/me/inbox-subscriptions/{id}/activate', { params: { path: { id } } }));
@@ -104,7 +104,6 @@ function SubscriptionCard({
   onDeleted: (id: string) => void;
 }) {
   const queries = useQueryClient();
-  const [error, setError] = useState('');
   const [done, setDone] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
@@ -112,16 +111,14 @@ function SubscriptionCard({
   const endpointActive = endpoint?.status === 'active';
   const headingId = `subscription-${s.id}`;
 
-  const run = async (what: () => Promise<Subscription>, said: (s: Subscription) => string) => {
-    setError('');
+  const change = useMutation({
+    mutationFn: async ({ what, said }: { what: () => Promise<Subscription>; said: (s: Subscription) => string }) => said(await what()),
+    onSuccess: setDone,
+    onSettled: () => queries.invalidateQueries({ queryKey: collectionKey(collection) }),
+  });
+  const run = (what: () => Promise<Subscription>, said: (s: Subscription) => string) => {
     setDone('');
-    try {
-      setDone(said(await what()));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      await queries.invalidateQueries({ queryKey: collectionKey(collection) });
-    }
+    change.mutate({ what, said });
   };
 
   return (
@@ -155,20 +152,20 @@ function SubscriptionCard({
         </dd>
       </dl>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{error}</ErrorMessage>
+      <ErrorMessage>{change.isError ? errorText(change.error) : ''}</ErrorMessage>
       <div className="actions">
         {s.status === 'inactive' && endpointActive ? (
-          <button type="button" className="small" onClick={() => void run(() => activate(collection, s.id), (a) => `Activated: events after cursor ${a.activation_cursor} wake the endpoint.`)}>
+          <button type="button" className="small" onClick={() => run(() => activate(collection, s.id), (a) => `Activated: events after cursor ${a.activation_cursor} wake the endpoint.`)}>
             Activate
           </button>
         ) : null}
         {s.status === 'active' ? (
-          <button type="button" className="small secondary" onClick={() => void run(() => setStatus(collection, s.id, 'paused'), () => 'Paused: no wakes until you resume.')}>
+          <button type="button" className="small secondary" onClick={() => run(() => setStatus(collection, s.id, 'paused'), () => 'Paused: no wakes until you resume.')}>
             Pause
           </button>
         ) : null}
         {s.status === 'paused' ? (
-          <button type="button" className="small" onClick={() => void run(() => setStatus(collection, s.id, 'active'), () => 'Resumed: one catch-up wake covers what happened meanwhile.')}>
+          <button type="button" className="small" onClick={() => run(() => setStatus(collection, s.id, 'active'), () => 'Resumed: one catch-up wake covers what happened meanwhile.')}>
             Resume
           </button>
         ) : null}

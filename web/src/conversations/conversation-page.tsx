@@ -1,0 +1,120 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'wouter';
+import { call, client, type Space } from '../api/client';
+import { Composer } from './composer';
+import { conversationKeys, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation } from './data';
+import { MessageHistory } from './history';
+import { Loading, PageHeading, useTitle } from '../app/page';
+import { Link, signInPath, useLocation } from '../app/router';
+import { useStanding } from '../api/standing';
+import { useSpace } from '../spaces/space';
+
+// A channel and a direct conversation are the same page: the history, kept
+// live by the Space feed (every event of the Space refreshes the
+// ['space', slug, …] reads, a new message among them), and a composer for
+// whoever may post. The server refuses what the page should not have offered.
+
+export function ChannelPage() {
+  const { slug, channel } = useParams<{ slug: string; channel: string }>();
+  useTitle(`#${channel}`);
+  const space = useSpace(slug);
+  const channels = useChannels(slug);
+  const known = channels.data?.find((c) => c.name === channel);
+  if (space.isPending || channels.isPending) return <Loading what="the channel" />;
+  if (!space.data) return null;
+  if (channels.isSuccess && !known) {
+    return (
+      <section key={`missing:${channel}`} className="conversation-page">
+        <PageHeading>No channel #{channel}</PageHeading>
+        <p>This Space has no channel of that name. Its channels are listed with its places.</p>
+      </section>
+    );
+  }
+  // Keyed by channel: another channel is a new page, whose heading takes focus again.
+  return (
+    <section key={`channel:${channel}`} className="conversation-page">
+      <PageHeading>#{channel}</PageHeading>
+      {known?.topic ? <p className="channel-topic">{known.topic}</p> : null}
+      <ConversationView space={space.data} conversation={{ kind: 'channel', name: channel }} />
+    </section>
+  );
+}
+
+export function DirectMessagePage() {
+  const { slug, handle } = useParams<{ slug: string; handle: string }>();
+  useTitle(`@${handle}`);
+  const space = useSpace(slug);
+  const standing = useStanding(slug);
+  const { pathname } = useLocation();
+  if (space.isPending) return <Loading what="the conversation" />;
+  if (!space.data) return null;
+  return (
+    <section key={`direct:${handle}`} className="conversation-page">
+      <PageHeading>Direct messages with @{handle}</PageHeading>
+      {standing.me === null ? (
+        <p>
+          Direct messages are private to their two members. <Link to={signInPath(pathname)}>Sign in</Link> to read yours.
+        </p>
+      ) : standing.me.handle === handle ? (
+        <p>This is you: a direct conversation is with another member of the Space.</p>
+      ) : (
+        <>
+          <p className="muted">Only you and @{handle} can read this conversation.</p>
+          <ConversationView space={space.data} conversation={{ kind: 'direct', handle }} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function ConversationView({ space, conversation }: { space: Space; conversation: Conversation }) {
+  const slug = space.slug;
+  const standing = useStanding(slug);
+  const queries = useQueryClient();
+  const history = useHistory(slug, conversation);
+  const rule = postingRule(space, standing);
+  const members = useSpaceMemberHandles(slug, rule.allowed && conversation.kind === 'channel');
+  const place = conversation.kind === 'channel' ? `#${conversation.name}` : `@${conversation.handle}`;
+  const me = standing.me?.handle ?? null;
+  const historyKey = conversation.kind === 'channel' ? conversationKeys.channel(slug, conversation.name) : conversationKeys.direct(slug, conversation.handle);
+
+
+  const send = async (body: string) => {
+    if (conversation.kind === 'channel') {
+      await call(client.POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel: conversation.name } }, body: { body } }));
+    } else {
+      await call(client.POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug } }, body: { to: conversation.handle, body } }));
+      await queries.invalidateQueries({ queryKey: conversationKeys.directs(slug) });
+    }
+    await queries.invalidateQueries({ queryKey: historyKey });
+  };
+
+  return (
+    <>
+      <MessageHistory
+        history={history}
+        label={conversation.kind === 'channel' ? `Messages in ${place}` : `Messages with ${place}`}
+        reader={me}
+        empty={conversation.kind === 'channel' ? `No messages in ${place} yet.` : `No messages with ${place} yet.`}
+      />
+      {rule.allowed ? (
+        // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
+        <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={conversation.kind === 'channel' ? (members.data ?? []) : []} me={me} onSend={send} />
+      ) : (
+        <CannotPost reason={rule.reason} />
+      )}
+    </>
+  );
+}
+
+function CannotPost({ reason }: { reason: string }) {
+  const { pathname } = useLocation();
+  if (reason === 'sign-in') {
+    return (
+      <p className="notice">
+        <Link to={signInPath(pathname)}>Sign in</Link> to post.
+      </p>
+    );
+  }
+  return <p className="notice">{reason}</p>;
+}
