@@ -19,15 +19,6 @@ export default tseslint.config(
     // Imports point down: a module never reaches itself again through what it imports (docs/architecture.md).
     // Type-only imports are left out: they vanish at run time and cannot order module loading.
     files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mts,mjs}'],
-    // The web app's Space pages and the pages they lay out still import each other; they leave this list once they no longer do.
-    ignores: [
-      'web/src/space/**',
-      'web/src/approvals/approvals-page.tsx',
-      'web/src/conversations/nav.tsx',
-      'web/src/tasks/board.tsx',
-      'web/src/tasks/task-page.tsx',
-      'web/src/webhooks/space-page.tsx',
-    ],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
