@@ -78,7 +78,7 @@ for (const backend of backends()) {
       assert.equal(JSON.parse(asBob.stdout).handle, 'bob', 'ATRIUM_TOKEN wins over the stored key');
       assert.equal(otherHost.code, 3);
       assert.match(otherHost.stderr, /^atrium: not logged in to http:\/\/localhost:\d+/, 'the stored key is never sent to another host');
-      assertRefusal(refused, 403);
+      assert.equal(assertRefusal(refused, 403), 'session_required');
       assert.ok(refused.stderr.includes(sessionOnly.body.detail), refused.stderr);
 
       // An empty ATRIUM_TOKEN (a variable that expanded to nothing) never means "the stored key".
@@ -111,7 +111,7 @@ for (const backend of backends()) {
         cli.run(['spaces', 'list', '--host', `http://127.0.0.1:${closedPort}`]),
       ]);
       const detail = (await server.request('GET', '/v0/spaces/nope')).body.detail;
-      assertRefusal(missing, 404);
+      assert.equal(assertRefusal(missing, 404), 'space_not_found');
       assert.ok(missing.stderr.includes(detail), missing.stderr);
       assert.equal(missing.stdout, '');
       assert.equal(noSlug.code, 2);
@@ -317,7 +317,7 @@ for (const backend of backends()) {
     it('names the command that gets a session when an API key is refused', async () => {
       const key = await seedMemberKey(server, owner.handle);
       const refused = await cli.run(['roles', 'list'], { ATRIUM_TOKEN: key });
-      assertRefusal(refused, 403);
+      assert.equal(assertRefusal(refused, 403), 'session_required');
       assert.match(refused.stderr, /needs a signed-in session.*atrium sign-in/);
     });
 

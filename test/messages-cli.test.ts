@@ -72,7 +72,7 @@ for (const backend of backends()) {
       assert.ok(!read.stdout.includes('\x1b'), 'no escape character reaches the terminal');
 
       const unknown = await cli.run(['post', 'plaza', 'no-such-channel', 'hi'], { ATRIUM_TOKEN: alice.session });
-      assertRefusal(unknown, 404);
+      assert.equal(assertRefusal(unknown, 404), 'channel_not_found');
       const anonymous = await cli.run(['post', 'plaza', 'general', 'hi']);
       assert.equal(anonymous.code, 3);
       assert.match(anonymous.stderr, /not logged in/);

@@ -119,7 +119,7 @@ for (const backend of backends()) {
       assert.equal(await ok('subscriptions', 'delete', id!, '--space', 'plaza'), `Deleted ${id}; anything it had not sent is cancelled.\n`);
       assert.deepEqual(await listed('plaza'), []);
       const again = await atrium('subscriptions', 'delete', id!, '--space', 'plaza');
-      assertRefusal(again, 404);
+      assert.equal(assertRefusal(again, 404), 'webhook_subscription_not_found');
     });
 
     it('adds an inbox subscription and activates it at once', async () => {
@@ -208,7 +208,7 @@ for (const backend of backends()) {
       const unverified = await atrium('subscriptions', 'add', '--endpoint', whep, '--space', 'yard', '--activate');
       // The refusal's own exit status: the activation met a conflict.
       assert.equal(unverified.code, 6);
-      const [, id] = new RegExp(`^atrium: created (whsub_${ID}), but it could not be activated: (?:\\[\\w+\\] )?endpoint ${whep} is unverified: verify it before activating a subscription \\(HTTP 409\\)\\. It stays inactive; once that is fixed, run: atrium webhooks subscriptions activate whsub_${ID} --space yard\n$`).exec(unverified.stderr) ?? [];
+      const [, id] = new RegExp(`^atrium: created (whsub_${ID}), but it could not be activated: \\[\\w+\\] endpoint ${whep} is unverified: verify it before activating a subscription \\(HTTP 409\\)\\. It stays inactive; once that is fixed, run: atrium webhooks subscriptions activate whsub_${ID} --space yard\n$`).exec(unverified.stderr) ?? [];
       assert.ok(id, unverified.stderr);
       assert.deepEqual((await listed('yard')).map((s) => [s.id, s.status]), [[id, 'inactive']]);
     });

@@ -133,12 +133,12 @@ const EXIT_BY_STATUS: Record<number, number> = { 401: 3, 403: 4, 404: 5, 409: 6,
 
 /**
  * A refusal as the CLI reports it: the documented exit status for its class,
- * and one line on stderr with the host's error code (when it names one), its
- * detail and the HTTP status. Answers the code, if any.
+ * and one line on stderr with the host's error code, its detail and the HTTP
+ * status. Answers the code.
  */
-export function assertRefusal(result: CliResult, httpStatus: number): string | undefined {
+export function assertRefusal(result: CliResult, httpStatus: number): string {
   assert.equal(result.code, EXIT_BY_STATUS[httpStatus] ?? 1, result.stderr);
-  const line = new RegExp(`^atrium: (?:\\[([a-z0-9_]+)\\] )?[^\\n]+ \\(HTTP ${httpStatus}\\)(?:; run "atrium sign-in" first)?\\n$`).exec(result.stderr);
-  assert.ok(line, `one refusal line naming HTTP ${httpStatus}: ${result.stderr}`);
-  return line[1];
+  const line = new RegExp(`^atrium: \\[([a-z0-9_]+)\\] [^\\n]+ \\(HTTP ${httpStatus}\\)(?:; run "atrium sign-in" first)?\\n$`).exec(result.stderr);
+  assert.ok(line, `one refusal line with a code, naming HTTP ${httpStatus}: ${result.stderr}`);
+  return line[1]!;
 }
