@@ -94,13 +94,14 @@ export function normaliseHost(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-let routes: Map<string, Route> | undefined;
-
 /** Every API operation by name, for `atrium api`. */
 export function routesByName(): Map<string, Route> {
   return new Map(ROUTES.map((r) => [r.name, r]));
 }
 
+let routes: Map<string, Route> | undefined;
+
+/** The operation a typed call makes, by method and the contract's path: its credentials and idempotency key. */
 function routeFor(method: string, path: string): Route {
   routes ??= new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
   const route = routes.get(`${method} ${path}`);
