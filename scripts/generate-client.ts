@@ -7,9 +7,9 @@
  * while it is stale. Run: `npm run generate:client`.
  *
  * Also writes `src/cli/client/routes.ts`, what the CLI needs of each operation
- * to call it (method, path, credentials, idempotency key), taken from the
- * operation declarations: loading the declarations themselves would bring
- * every schema and service into each `atrium` command's start.
+ * beyond the typed paths (its name for `atrium api`, the credentials it takes,
+ * its idempotency key), taken from the operation declarations: the CLI imports
+ * no declaration, schema or service, only the contract's types and this table.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -60,10 +60,16 @@ export function cliRoutes(): string {
   return (
     '// Generated from the operation declarations by `npm run generate:client`.\n' +
     '// Do not edit: change the operation declarations and generate again.\n' +
-    "import type { AnyOperation } from '../../operations/operation.js';\n" +
+    "import type { paths } from '../../client/openapi.js';\n" +
     '\n' +
-    '/** What the CLI needs of an operation to call it. */\n' +
-    "export type Route = Pick<AnyOperation, 'name' | 'method' | 'path' | 'auth' | 'idempotencyKey'>;\n" +
+    '/** What the CLI needs of an operation beyond its typed path: its name, its credentials, its idempotency key. */\n' +
+    'export interface Route {\n' +
+    '  name: string;\n' +
+    "  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';\n" +
+    '  path: keyof paths;\n' +
+    '  auth: { anonymous: boolean; schemes: string[] };\n' +
+    '  idempotencyKey?: boolean;\n' +
+    '}\n' +
     '\n' +
     '/** Every API operation, in contract order. */\n' +
     `export const ROUTES: Route[] = [\n${rows.join('')}];\n`

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner } from './support/cli.js';
+import { assertRefusal, CliRunner } from './support/cli.js';
 import { outbox } from './support/mail.js';
 import { grantTokens } from './support/oauth.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
@@ -75,20 +76,33 @@ for (const backend of backends()) {
       assert.match(whoami.stdout, /^status:\s+active$/m);
       assert.equal(asBob.code, 0, asBob.stderr);
       assert.equal(JSON.parse(asBob.stdout).handle, 'bob', 'ATRIUM_TOKEN wins over the stored key');
-      assert.equal(otherHost.code, 1);
+      assert.equal(otherHost.code, 3);
       assert.match(otherHost.stderr, /^atrium: not logged in to http:\/\/localhost:\d+/, 'the stored key is never sent to another host');
-      assert.equal(refused.code, 1);
-      assert.equal(refused.stderr, `atrium: ${sessionOnly.body.detail} (HTTP 403)\n`);
+      assert.equal(assertRefusal(refused, 403), 'session_required');
+      assert.ok(refused.stderr.includes(sessionOnly.body.detail), refused.stderr);
+
+      // An empty ATRIUM_TOKEN (a variable that expanded to nothing) never means "the stored key".
+      const emptyToken = await cli.run(['whoami'], { ATRIUM_TOKEN: '' });
+      assert.equal(emptyToken.code, 2);
+      assert.equal(emptyToken.stdout, '');
+      assert.match(emptyToken.stderr, /^atrium: ATRIUM_TOKEN is set but empty/);
+
+      // Without --host or ATRIUM_URL, every command goes to the host of the login, sign-in too.
+      const signIn = await cli.run(['sign-in', '--email', 'nobody@example.test'], { ATRIUM_URL: '' });
+      assert.match(signIn.stderr, new RegExp(`If nobody@example\\.test belongs to a member of ${server.url.replace(/[.]/g, '\\.')}, a sign-in code`));
+      assert.equal(signIn.code, 1, 'no code was typed');
+      const whoamiThere = await cli.run(['whoami'], { ATRIUM_URL: '' });
+      assert.equal(whoamiThere.code, 0, whoamiThere.stderr);
 
       const logout = await cli.run(['logout']);
       assert.equal(logout.code, 0, logout.stderr);
       assert.equal(existsSync(file), false);
       const afterwards = await cli.run(['whoami']);
-      assert.equal(afterwards.code, 1);
+      assert.equal(afterwards.code, 3);
       assert.match(afterwards.stderr, /^atrium: not logged in to .*atrium login/);
     });
 
-    it('prints the server detail on one line with exit 1, and usage errors exit 2', async () => {
+    it('prints the server detail on one line with the exit status of its class, and usage errors exit 2', async () => {
       const closedPort = await unusedPort();
       const [missing, noSlug, unknownOperation, unreachable] = await Promise.all([
         cli.run(['spaces', 'get', 'nope']),
@@ -97,15 +111,42 @@ for (const backend of backends()) {
         cli.run(['spaces', 'list', '--host', `http://127.0.0.1:${closedPort}`]),
       ]);
       const detail = (await server.request('GET', '/v0/spaces/nope')).body.detail;
-      assert.equal(missing.code, 1);
-      assert.equal(missing.stderr, `atrium: ${detail} (HTTP 404)\n`);
+      assert.equal(assertRefusal(missing, 404), 'space_not_found');
+      assert.ok(missing.stderr.includes(detail), missing.stderr);
       assert.equal(missing.stdout, '');
       assert.equal(noSlug.code, 2);
       assert.match(noSlug.stderr, /missing required argument 'slug'/);
       assert.equal(unknownOperation.code, 2);
       assert.match(unknownOperation.stderr, /^atrium: no operation named no_such_operation/);
-      assert.equal(unreachable.code, 1);
-      assert.match(unreachable.stderr, new RegExp(`^atrium: cannot connect to http://127\\.0\\.0\\.1:${closedPort}: connection refused.*\\n$`));
+      assert.equal(unreachable.code, 7);
+      assert.match(unreachable.stderr, new RegExp(`^atrium: nothing answers at http://127\\.0\\.0\\.1:${closedPort}: connection refused.*\\n$`));
+    });
+
+    it('says that nothing, or nothing Atrium, answers at a wrong port or scheme, rather than "not logged in"', async () => {
+      const closedPort = await unusedPort();
+      const other = createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+      const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      try {
+        const tls = server.url.replace(/^http:/, 'https:');
+        const [refused, plainAsTls, notAtrium, notAtriumWithKey] = await Promise.all([
+          cli.run(['spaces', 'propose', 'x', 'X', '--host', `http://127.0.0.1:${closedPort}`]),
+          cli.run(['whoami', '--host', tls]),
+          cli.run(['whoami', '--host', otherUrl]),
+          cli.run(['spaces', 'get', 'x', '--host', otherUrl], { ATRIUM_TOKEN: ada.session }),
+        ]);
+        assert.equal(refused.code, 7);
+        assert.match(refused.stderr, new RegExp(`^atrium: nothing answers at http://127\\.0\\.0\\.1:${closedPort}: connection refused`));
+        assert.equal(plainAsTls.code, 7);
+        assert.match(plainAsTls.stderr, new RegExp(`^atrium: nothing answers at ${tls.replace(/[.]/g, '\\.')}: `));
+        for (const answer of [notAtrium, notAtriumWithKey]) {
+          assert.equal(answer.code, 7);
+          assert.match(answer.stderr, new RegExp(`^atrium: nothing Atrium answers at ${otherUrl.replace(/[.]/g, '\\.')}: `));
+          assert.doesNotMatch(answer.stderr, /not logged in/);
+        }
+      } finally {
+        await new Promise((resolve) => other.close(resolve));
+      }
     });
 
     it("lists a Space's members, saying which are agents and whose", async () => {
@@ -270,13 +311,13 @@ for (const backend of backends()) {
       // Ended on the server too, not only forgotten.
       assert.equal((await server.request('GET', '/v0/me', { token })).status, 401);
       const refused = await cli.run(['roles', 'list']);
-      assert.equal(refused.code, 1);
+      assert.equal(refused.code, 3);
     });
 
     it('names the command that gets a session when an API key is refused', async () => {
       const key = await seedMemberKey(server, owner.handle);
       const refused = await cli.run(['roles', 'list'], { ATRIUM_TOKEN: key });
-      assert.equal(refused.code, 1);
+      assert.equal(assertRefusal(refused, 403), 'session_required');
       assert.match(refused.stderr, /needs a signed-in session.*atrium sign-in/);
     });
 
@@ -300,7 +341,7 @@ for (const backend of backends()) {
 
       // A member key cannot list grants: the CLI says which command gets a session.
       const refused = await cli.run(['oauth-grants', 'list'], { ATRIUM_TOKEN: await seedMemberKey(server, 'bob') });
-      assert.equal(refused.code, 1);
+      assertRefusal(refused, 403);
       assert.match(refused.stderr, /atrium sign-in/);
     });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CliRunner } from './support/cli.js';
+import { assertRefusal, CliRunner } from './support/cli.js';
 import { seedAgent } from './support/seed.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
@@ -48,7 +48,7 @@ for (const backend of backends()) {
 
     it('refuses to print anything before a login', async () => {
       const res = await cli.run(['mcp-config']);
-      assert.equal(res.code, 1);
+      assert.equal(res.code, 3);
       assert.equal(res.stdout, '');
       assert.match(res.stderr, /not logged in to .*: run "atrium login" or set ATRIUM_TOKEN/);
     });
@@ -79,9 +79,8 @@ for (const backend of backends()) {
       assert.equal(await whoIsConfigured(config, 'atrium-helper'), 'helper');
 
       const unknown = await cli.run(['mcp-config'], { ATRIUM_TOKEN: 'sk_atrium_unknownunknownunknownunknownunknown00' });
-      assert.equal(unknown.code, 1);
+      assertRefusal(unknown, 401);
       assert.equal(unknown.stdout, '');
-      assert.match(unknown.stderr, /unknown or revoked member key \(HTTP 401\)/);
 
       const badName = await cli.run(['mcp-config', '--name', 'two words'], { ATRIUM_TOKEN: agent.key });
       assert.equal(badName.code, 2);

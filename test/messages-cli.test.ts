@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner, type CliResult } from './support/cli.js';
+import { assertRefusal, CliRunner, type CliResult } from './support/cli.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 type Person = { handle: string; session: string };
@@ -72,10 +72,9 @@ for (const backend of backends()) {
       assert.ok(!read.stdout.includes('\x1b'), 'no escape character reaches the terminal');
 
       const unknown = await cli.run(['post', 'plaza', 'no-such-channel', 'hi'], { ATRIUM_TOKEN: alice.session });
-      assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /^atrium: no channel no-such-channel in Space plaza \(HTTP 404\)\n$/);
+      assert.equal(assertRefusal(unknown, 404), 'channel_not_found');
       const anonymous = await cli.run(['post', 'plaza', 'general', 'hi']);
-      assert.equal(anonymous.code, 1);
+      assert.equal(anonymous.code, 3);
       assert.match(anonymous.stderr, /not logged in/);
     });
 

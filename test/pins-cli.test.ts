@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner } from './support/cli.js';
+import { assertRefusal, CliRunner } from './support/cli.js';
 import { createResource, TestRepository } from './support/pins.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
@@ -84,8 +84,7 @@ for (const backend of backends()) {
       ];
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /--clear/);
-      assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /^atrium: body\.resource_id: append takes a Resource of this Space, never a repository path.* \(HTTP 422\)\n$/);
+      assertRefusal(refused, 422);
       assert.equal(cleared.code, 0, cleared.stderr);
       assert.equal(cleared.stdout, 'Nothing is pinned in forge.\n');
     });

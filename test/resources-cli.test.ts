@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner, type CliResult } from './support/cli.js';
+import { assertRefusal, CliRunner, type CliResult } from './support/cli.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/atrium.js', import.meta.url));
@@ -60,8 +60,7 @@ for (const backend of backends()) {
       assert.equal(updated.stdout, `Resource ${id} ("Plan v2") is now at version 2, 17 bytes.\n`);
 
       const stale = await withStdin(['resources', 'update', 'forge', id, '-', '--expected-version', '1'], 'late', asAda);
-      assert.equal(stale.code, 1);
-      assert.equal(stale.stderr, `atrium: Resource ${id} is at version 2, not 1: expected_version is stale. Read it again and reapply your change. (HTTP 409)\n`);
+      assertRefusal(stale, 409);
       const notUtf8 = await withStdin(['resources', 'update', 'forge', id, '-'], Buffer.from([0x63, 0x61, 0x66, 0xe9]), asAda);
       assert.equal(notUtf8.code, 2);
       assert.match(notUtf8.stderr, /stdin is not UTF-8 text/);
@@ -91,7 +90,7 @@ for (const backend of backends()) {
       ]);
       assert.equal(missingFile.code, 2);
       assert.match(missingFile.stderr, /cannot read .*missing\.md/);
-      assert.equal(anonymous.code, 1);
+      assert.equal(anonymous.code, 3);
       assert.match(anonymous.stderr, /^atrium: not logged in/);
       assert.equal(badVersion.code, 2);
     });

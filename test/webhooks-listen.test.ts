@@ -170,6 +170,14 @@ for (const backend of backends()) {
       assert.equal(stdout, '');
     });
 
+    it('listens on the port its --url names, unless --port says otherwise', async () => {
+      const port = await freePort();
+      const proc = cli.spawn(['webhooks', 'listen', '--subscription', SUBSCRIPTION, '--url', `http://127.0.0.1:${port}/hooks`], asAda);
+      const [, url] = await proc.waitForStderr(/^Listening on (http:\/\/127\.0\.0\.1:\d+\/\S*) for deliveries of /m);
+      assert.equal(url, `http://127.0.0.1:${port}/hooks`);
+      await stop(proc);
+    });
+
     it('answers no challenge at all when started without --endpoint, and says so', async () => {
       const { proc, url } = await listen([]);
       const endpoint = newId('whep');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { components } from '../src/client/openapi.js';
-import { CliRunner, type CliResult } from './support/cli.js';
+import { assertRefusal, CliRunner, type CliResult } from './support/cli.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { answerInTurn, WebhookReceiver } from './support/webhook-receiver.js';
@@ -119,8 +119,7 @@ for (const backend of backends()) {
       assert.equal(await ok('subscriptions', 'delete', id!, '--space', 'plaza'), `Deleted ${id}; anything it had not sent is cancelled.\n`);
       assert.deepEqual(await listed('plaza'), []);
       const again = await atrium('subscriptions', 'delete', id!, '--space', 'plaza');
-      assert.equal(again.code, 1);
-      assert.equal(again.stderr, `atrium: no webhook subscription ${id} (HTTP 404)\n`);
+      assert.equal(assertRefusal(again, 404), 'webhook_subscription_not_found');
     });
 
     it('adds an inbox subscription and activates it at once', async () => {
@@ -160,8 +159,7 @@ for (const backend of backends()) {
       assert.deepEqual(json.deliveries.map((d) => [d.id, d.status, d.event_range]), [[envelope.id, 'delivered', envelope.event_range]]);
 
       const replay = await atrium('replay', envelope.id);
-      assert.equal(replay.code, 1);
-      assert.equal(replay.stderr, `atrium: delivery ${envelope.id} is delivered: only a dead delivery can be replayed (HTTP 409)\n`);
+      assertRefusal(replay, 409);
     });
 
     it('shows a dead delivery with its last answer, and replays it', async () => {
@@ -204,13 +202,13 @@ for (const backend of backends()) {
       assert.deepEqual(await listed('yard'), [], 'nothing reached the host');
 
       const shape = await atrium('subscriptions', 'add', '--endpoint', whep, '--space', 'yard', '--filter', '{"any": []}');
-      assert.equal(shape.code, 1);
-      assert.equal(shape.stderr, 'atrium: body.filter.any must NOT have fewer than 1 items (HTTP 422)\n');
+      assertRefusal(shape, 422);
 
       // The endpoint is unverified: the subscription is made but not activated, and the error says both.
       const unverified = await atrium('subscriptions', 'add', '--endpoint', whep, '--space', 'yard', '--activate');
-      assert.equal(unverified.code, 1);
-      const [, id] = new RegExp(`^atrium: created (whsub_${ID}), but it could not be activated: endpoint ${whep} is unverified: verify it before activating a subscription \\(HTTP 409\\)\\. It stays inactive; once that is fixed, run: atrium webhooks subscriptions activate whsub_${ID} --space yard\n$`).exec(unverified.stderr) ?? [];
+      // The refusal's own exit status: the activation met a conflict.
+      assert.equal(unverified.code, 6);
+      const [, id] = new RegExp(`^atrium: created (whsub_${ID}), but it could not be activated: \\[\\w+\\] endpoint ${whep} is unverified: verify it before activating a subscription \\(HTTP 409\\)\\. It stays inactive; once that is fixed, run: atrium webhooks subscriptions activate whsub_${ID} --space yard\n$`).exec(unverified.stderr) ?? [];
       assert.ok(id, unverified.stderr);
       assert.deepEqual((await listed('yard')).map((s) => [s.id, s.status]), [[id, 'inactive']]);
     });

@@ -3,6 +3,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError } from '../config.js';
 import { AtriumError } from '../shared/errors.js';
 import { registerClientCommands } from './client/commands.js';
+import { CliError } from './client/errors.js';
 import { registerGatewayCommands } from './gateway-commands.js';
 import { registerServerCommands } from './server-commands.js';
 
@@ -24,6 +25,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliError) {
+      console.error(`atrium: ${err.message}`);
+      return err.exitStatus;
+    }
     if (err instanceof AtriumError || err instanceof ConfigError) {
       console.error(`atrium: ${err instanceof AtriumError ? err.detail : err.message}`);
       return 1;

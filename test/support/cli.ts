@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,4 +126,19 @@ export class CliRunner {
     await Promise.allSettled(left.map((p) => p.exited));
     rmSync(this.cwd, { recursive: true, force: true });
   }
+}
+
+/** The exit statuses docs/cli.md promises, by HTTP status of the refusal. */
+const EXIT_BY_STATUS: Record<number, number> = { 401: 3, 403: 4, 404: 5, 409: 6, 500: 7, 503: 7 };
+
+/**
+ * A refusal as the CLI reports it: the documented exit status for its class,
+ * and one line on stderr with the host's error code, its detail and the HTTP
+ * status. Answers the code.
+ */
+export function assertRefusal(result: CliResult, httpStatus: number): string {
+  assert.equal(result.code, EXIT_BY_STATUS[httpStatus] ?? 1, result.stderr);
+  const line = new RegExp(`^atrium: \\[([a-z0-9_]+)\\] [^\\n]+ \\(HTTP ${httpStatus}\\)(?:; run "atrium sign-in" first)?\\n$`).exec(result.stderr);
+  assert.ok(line, `one refusal line with a code, naming HTTP ${httpStatus}: ${result.stderr}`);
+  return line[1]!;
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
+import { usageError } from './errors.js';
 import { printable } from './output.js';
 
 /** A client command: every one talks to a host and can print the server's JSON. */
@@ -30,4 +32,29 @@ export function seconds(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of seconds, 0 or more');
   return n;
+}
+
+/** The options every client command takes. */
+export interface CommonOptions {
+  host?: string;
+  json?: boolean;
+}
+
+/** A command group (`spaces`, `agents`…): its subcommands do the work. */
+export function group(program: Command, name: string, description: string): Command {
+  return program.command(name).description(description);
+}
+
+/** For repeatable options. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A file's text, `-` for stdin; a file it cannot read is a usage error. */
+export function readText(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw usageError(`cannot read ${path === '-' ? 'stdin' : path}: ${(err as Error).message}`);
+  }
 }

@@ -1,23 +1,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callOperation, type Target } from './api.js';
+import { send, type Api, type Outcome, type Query, type Schemas, type Target } from './api.js';
 import type { Command } from 'commander';
 import { nonNegativeInteger, positiveInteger, seconds } from './command-kit.js';
 import { ApiError, ConnectionError, usageError } from './errors.js';
 import { printJson, printTable, stopOnSignals, time, type Cell } from './output.js';
 
-export interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-  created_ts: string;
+export type FeedEvent = Schemas['Event'];
+export type FeedPage = Schemas['FeedPage'];
+/** What every feed takes: a page after a cursor, the newest (perhaps before a cursor), a long poll. */
+export type FeedQuery = Query<'list_event_page'>;
+
+/** A feed to read or tail, and how to name it to the user. The inbox and `webhooks listen` read feeds too. */
+export interface FeedSource {
+  label: string;
+  read(api: Api, query: FeedQuery, signal?: AbortSignal): Promise<Outcome<FeedPage>>;
 }
 
-export interface FeedPage {
-  events: FeedEvent[];
-  cursor: number;
+/** The fields of an event's payload, whatever its type, for columns that show what is there. */
+export function payloadOf(e: FeedEvent): Record<string, unknown> {
+  return e.payload as Record<string, unknown>;
 }
 
 export interface EventsOptions {
@@ -49,37 +50,38 @@ export function feedOptions(command: Command): Command {
 }
 
 /** One page's query from the options: the newest (perhaps before a cursor), or after `since`. */
-function pageQuery(opts: EventsOptions): Record<string, number | undefined> {
+function pageQuery(opts: EventsOptions): FeedQuery {
   if (opts.newest !== undefined) return { newest: opts.newest, before: opts.before, since: opts.since, limit: opts.limit };
   if (opts.before !== undefined) throw usageError('--before reads back from the newest events: add --newest N');
   return { since: opts.since, limit: opts.limit };
 }
 
 /** Without a Space: the host-wide feed (protocol: Feeds), for a host-wide Owner/Host or the steward key. */
-function feed(slug: string | undefined): { name: string; params: Record<string, string> } {
-  return slug ? { name: 'list_event_page', params: { slug } } : { name: 'list_host_event_page', params: {} };
+function feed(slug: string | undefined): FeedSource {
+  if (slug === undefined) return { label: 'the host-wide feed', read: (api, query, signal) => api.GET('/v0/events', { params: { query }, signal }) };
+  return { label: slug, read: (api, query, signal) => api.GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query }, signal }) };
 }
 
 /** One set of columns for a page and a tail, so `events` and `events --follow` read alike. */
 const EVENT_COLUMNS = ['CURSOR', 'TIME', 'TYPE', 'ACTOR', 'SUBJECTS'];
 
 function row(e: FeedEvent): Cell[] {
-  const via = typeof e.payload.via === 'string' ? `(${e.payload.via})` : null;
-  return [e.cursor, time(e.created_ts), e.type, e.actor ?? via, e.subjects.join(' ')];
+  const via = payloadOf(e).via;
+  const how = typeof via === 'string' ? `(${via})` : null;
+  return [e.cursor, time(e.created_ts), e.type, e.actor ?? how, e.subjects.join(' ')];
 }
 
 export async function listEvents(target: Target, slug: string | undefined, opts: EventsOptions): Promise<void> {
-  if (opts.follow) return followFeed(target, { ...feed(slug), label: slug ?? 'the host-wide feed' }, opts);
-  const { name, params } = feed(slug);
-  const page = await readPage(target, { name, params }, opts);
+  if (opts.follow) return followFeed(target, feed(slug), opts);
+  const page = await readPage(target, feed(slug), opts);
   if (opts.json) return printJson(page);
   printTable(EVENT_COLUMNS, page.events.map(row), 'No events.');
   pagingHint(page, opts);
 }
 
 /** One page of a feed as the options ask for it. */
-export async function readPage(target: Target, { name, params }: Pick<FeedSource, 'name' | 'params'>, opts: EventsOptions): Promise<FeedPage> {
-  return (await callOperation<FeedPage>(target, name, { params, query: pageQuery(opts) })).body;
+export async function readPage(target: Target, source: FeedSource, opts: EventsOptions): Promise<FeedPage> {
+  return (await send(target, (api) => source.read(api, pageQuery(opts)))).body;
 }
 
 /** On stderr, how to read on from a full page: forward from its cursor, or further back before its first event. */
@@ -89,13 +91,6 @@ export function pagingHint(page: FeedPage, opts: EventsOptions): void {
   } else if (page.events.length > 0 && page.events.length === (opts.limit ?? 100)) {
     process.stderr.write(`More may follow: add --since ${page.cursor}\n`);
   }
-}
-
-/** A feed operation to tail (the inbox reuses this), and how to name it to the user. */
-export interface FeedSource {
-  name: string;
-  params: Record<string, string>;
-  label: string;
 }
 
 /**
@@ -111,7 +106,7 @@ export interface FeedSource {
  */
 export async function followFeed(
   target: Target,
-  { name, params, label }: FeedSource,
+  source: FeedSource,
   opts: EventsOptions,
   line: (e: FeedEvent) => string = followLine,
 ): Promise<void> {
@@ -119,7 +114,7 @@ export async function followFeed(
   if (opts.newest !== undefined && opts.since !== undefined) throw usageError('--newest starts at the newest events, --since at a cursor: choose one');
   const stopped = new AbortController();
   const release = stopOnSignals(stopped);
-  if (process.stderr.isTTY) process.stderr.write(`Following ${label} on ${target.host}; Ctrl-C to stop.\n`);
+  if (process.stderr.isTTY) process.stderr.write(`Following ${source.label} on ${target.host}; Ctrl-C to stop.\n`);
 
   if (!opts.json && line === followLine) process.stdout.write(`${fixedWidths(EVENT_COLUMNS)}\n`);
   let cursor = opts.since ?? 0;
@@ -131,8 +126,8 @@ export async function followFeed(
       let page: FeedPage;
       let comeBackAfter: number | undefined;
       try {
-        const query = first ? { newest: opts.newest } : { since: cursor, limit: opts.limit, wait: LONG_POLL_SECONDS };
-        ({ body: page, retryAfter: comeBackAfter } = await callOperation<FeedPage>(target, name, { params, query, signal: stopped.signal }));
+        const query: FeedQuery = first ? { newest: opts.newest } : { since: cursor, limit: opts.limit, wait: LONG_POLL_SECONDS };
+        ({ body: page, retryAfter: comeBackAfter } = await send(target, (api) => source.read(api, query, stopped.signal)));
         first = false;
         failures = 0;
       } catch (err) {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { components } from '../../client/openapi.js';
 import { client, positiveInteger } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { resolveTarget, send, type Answer, type Body } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
 
@@ -24,16 +23,8 @@ interface RequestOptions extends Options {
   runId?: string;
 }
 
-/** As the contract declares them (src/client/openapi.ts, generated). */
-type Connection = components['schemas']['ExternalConnection'];
-type Approval = components['schemas']['CredentialApproval'];
-interface CallAnswer {
-  run_id: string;
-  status: number;
-  headers: Record<string, string>;
-  bodyBase64: string;
-  provider_request_id: string | null;
-}
+type ExternalRequest = Body<'call_external_service'>['request'];
+type CallAnswer = Answer<'call_external_service'>;
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -48,7 +39,7 @@ export function registerExternalCallCommands(program: Command): void {
   client(connections, 'list', 'list the connections you may call through in a Space')
     .requiredOption('--space <slug>', 'the Space')
     .action(async (opts: Options & { space: string }) => {
-      const { body } = await callOperation<{ connections: Connection[] }>(resolveTarget(opts.host), 'list_external_connections', { params: { space: opts.space } });
+      const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{space}/external-connections', { params: { path: { space: opts.space } } }));
       if (opts.json) return printJson(body);
       printTable(
         ['ID', 'APPROVAL NEEDED FOR', 'TASK REQUIRED', 'MAX TTL'],
@@ -72,7 +63,7 @@ export function registerExternalCallCommands(program: Command): void {
         ...(opts.ttl !== undefined ? { ttl_seconds: opts.ttl } : {}),
         request: externalRequest(opts),
       };
-      const { body: answer } = await callOperation<CallAnswer>(resolveTarget(opts.host), 'call_external_service', { params: { space: opts.space }, body });
+      const { body: answer } = await send(resolveTarget(opts.host), (api) => api.POST('/v0/spaces/{space}/credential-calls', { params: { path: { space: opts.space } }, body }));
       if (opts.json) return printJson(answer);
       printAnswer(answer);
     });
@@ -95,7 +86,9 @@ export function registerExternalCallCommands(program: Command): void {
         ...(opts.expiresIn !== undefined ? { expires_in_seconds: opts.expiresIn } : {}),
         request: externalRequest(opts),
       };
-      const { body: approval } = await callOperation<Approval>(resolveTarget(opts.host), 'create_credential_approval', { params: { space: opts.space }, body });
+      const { body: approval } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{space}/credential-approvals', { params: { path: { space: opts.space } }, body }),
+      );
       if (opts.json) return printJson(approval);
       printRecord([
         ['approval', approval.id],
@@ -123,7 +116,7 @@ function requestOptions(command: Command): Command {
     .option('--run-id <id>', 'names this attempt (1-128 of A-Z a-z 0-9 . _ : -); generated when absent');
 }
 
-function externalRequest(opts: RequestOptions): Record<string, unknown> {
+function externalRequest(opts: RequestOptions): ExternalRequest {
   const headers: Record<string, string> = {};
   for (const line of opts.header) {
     const colon = line.indexOf(':');
@@ -136,11 +129,13 @@ function externalRequest(opts: RequestOptions): Record<string, unknown> {
   // A file is sent as its exact bytes; base64 keeps bytes that are not UTF-8 intact.
   const body =
     opts.bodyFile !== undefined
-      ? { body: readFileSync(opts.bodyFile).toString('base64'), bodyEncoding: 'base64' }
+      ? { body: readFileSync(opts.bodyFile).toString('base64'), bodyEncoding: 'base64' as const }
       : opts.body !== undefined
         ? { body: opts.body }
         : {};
-  return { method: opts.method.toUpperCase(), url: opts.url, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...body };
+  // The host judges the method: the CLI passes on what it was given.
+  const method = opts.method.toUpperCase() as ExternalRequest['method'];
+  return { method, url: opts.url, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...body };
 }
 
 /** The provider's answer is untrusted data: text is shown with control characters made harmless, anything else by size. */
@@ -149,7 +144,7 @@ function printAnswer(answer: CallAnswer): void {
     ['status', answer.status],
     ['run id', answer.run_id],
     ['provider request id', answer.provider_request_id],
-    ...Object.entries(answer.headers).map(([name, value]): [string, string] => [name, value]),
+    ...Object.entries(answer.headers).map(([name, value]): [string, string] => [name, String(value)]),
   ]);
   const bytes = Buffer.from(answer.bodyBase64, 'base64');
   if (bytes.length === 0) return;

@@ -1,25 +1,12 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callOperation, DEFAULT_HOST, normaliseHost, type Target } from './api.js';
+import { resolveHost, send, type Schemas, type Target } from './api.js';
 import { credentialsPath, readCredentials, removeCredentials, writeCredentials } from './credentials-file.js';
 import { ClientError } from './errors.js';
 import { printJson } from './output.js';
 
-interface CreatedActivation {
-  code: string;
-  activation_url: string;
-  expires_ts: string;
-  poll_secret: string;
-  poll_interval_seconds: number;
-}
-
-interface PollAnswer {
-  status: 'pending' | 'approved' | 'expired';
-  retry_after_seconds: number;
-  member?: { handle: string; type: string; display_name: string };
-  key?: string;
-}
+type CreatedActivation = Pick<Schemas['ClientActivation'], 'code' | 'activation_url' | 'expires_ts'> & { poll_secret: string; poll_interval_seconds: number };
 
 export interface LoginOptions {
   host?: string;
@@ -37,11 +24,11 @@ export interface LoginOptions {
 export async function login(opts: LoginOptions): Promise<void> {
   // Creating and polling are anonymous: no key is sent, and a broken credentials file is about to be replaced.
   const previous = safeRead();
-  const host = normaliseHost(opts.host || process.env.ATRIUM_URL || previous?.host || DEFAULT_HOST);
+  const host = resolveHost(opts.host, process.env, () => previous);
   const target: Target = { host, token: undefined, tokenSource: 'none' };
-  const { body: activation } = await callOperation<CreatedActivation>(target, 'create_client_activation', {
-    body: { client_name: opts.clientName ?? defaultClientName() },
-  });
+  const { body: activation } = await send(target, (api) =>
+    api.POST('/v0/client-activations', { body: { client_name: opts.clientName ?? defaultClientName() } }),
+  );
 
   // In --json mode stdout is for the result only.
   const out = opts.json ? process.stderr : process.stdout;
@@ -83,7 +70,7 @@ export async function login(opts: LoginOptions): Promise<void> {
   }
 }
 
-async function waitForApproval(target: Target, activation: CreatedActivation): Promise<PollAnswer> {
+async function waitForApproval(target: Target, activation: CreatedActivation) {
   const indicator = waitingIndicator(activation.expires_ts);
   // Without this, Ctrl-C would leave the spinner's half-drawn line behind.
   const cancel = () => {
@@ -96,10 +83,9 @@ async function waitForApproval(target: Target, activation: CreatedActivation): P
     let wait = activation.poll_interval_seconds;
     for (;;) {
       await sleep(Math.max(1, wait) * 1000);
-      const { body } = await callOperation<PollAnswer>(target, 'poll_client_activation', {
-        params: { code: activation.code },
-        body: { poll_secret: activation.poll_secret },
-      });
+      const { body } = await send(target, (api) =>
+        api.POST('/v0/client-activations/{code}/poll', { params: { path: { code: activation.code } }, body: { poll_secret: activation.poll_secret } }),
+      );
       if (body.status === 'approved') return body;
       if (body.status === 'expired') {
         throw new ClientError(`activation ${activation.code} expired before it was approved; run "atrium login" again`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { callOperation, resolveTarget } from './api.js';
-import { ClientError, usageError } from './errors.js';
+import { notSignedIn, resolveTarget, send } from './api.js';
+import { usageError } from './errors.js';
 import { printJson } from './output.js';
 
 interface Options {
@@ -23,8 +23,8 @@ export function registerMcpConfig(program: Command): void {
     .action(async (opts: Options) => {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(opts.name)) throw usageError('--name takes 1-64 letters, digits, "-" or "_"');
       const target = resolveTarget(opts.host);
-      if (!target.token) throw new ClientError(`not logged in to ${target.host}: run "atrium login" or set ATRIUM_TOKEN`);
-      const { body: me } = await callOperation<{ handle: string; type: string }>(target, 'get_me');
+      if (!target.token) return notSignedIn(target);
+      const { body: me } = await send(target, (api) => api.GET('/v0/me'));
       const kind = target.token.startsWith('st_atrium_') ? 'a sign-in session token, which expires; "atrium login" gives a lasting key' : 'an API key';
       process.stderr.write(
         `MCP configuration for ${me.handle} on ${target.host}. It holds ${kind}: keep it as private as the key itself.\n`,

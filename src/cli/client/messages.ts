@@ -1,23 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { client, positiveInteger } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { client, positiveInteger, type CommonOptions } from './command-kit.js';
+import { resolveTarget, send, type Schemas } from './api.js';
 import { usageError } from './errors.js';
-import { feedOptions, followFeed, pagingHint, readPage, type EventsOptions, type FeedEvent } from './events.js';
+import { feedOptions, followFeed, pagingHint, payloadOf, readPage, type EventsOptions, type FeedEvent, type FeedSource } from './events.js';
 import { printable, printJson, printTable, say, time } from './output.js';
-// The wire shapes come from the server's own records, so the CLI cannot drift from them.
-import type { Channel } from '../../channels/records.js';
-import type { Message } from '../../messages/records.js';
 
-interface CommonOptions {
-  host?: string;
-  json?: boolean;
-}
+type Message = Schemas['Message'];
 
 /** Channels, messages, direct messages and the inbox (docs/messages.md). */
 export function registerMessageCommands(program: Command): void {
   client(program, 'channels <space>', "list a Space's channels").action(async (space: string, opts: CommonOptions) => {
-    const { body } = await callOperation<{ channels: Channel[] }>(resolveTarget(opts.host), 'list_channels', { params: { slug: space } });
+    const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/channels', { params: { path: { slug: space } } }));
     if (opts.json) return printJson(body);
     printTable(
       ['CHANNEL', 'TOPIC', 'CREATED BY', 'CREATED'],
@@ -29,20 +23,18 @@ export function registerMessageCommands(program: Command): void {
   client(program, 'create-channel <space> <name>', 'create a channel (1-64 lowercase letters, digits, hyphens)')
     .option('--topic <text>', 'what the channel is for, at most 280 characters')
     .action(async (space: string, name: string, opts: CommonOptions & { topic?: string }) => {
-      const { body } = await callOperation<Channel>(resolveTarget(opts.host), 'create_channel', {
-        params: { slug: space },
-        body: { name, ...(opts.topic !== undefined ? { topic: opts.topic } : {}) },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/channels', { params: { path: { slug: space } }, body: { name, ...(opts.topic !== undefined ? { topic: opts.topic } : {}) } }),
+      );
       if (opts.json) return printJson(body);
       say(`Created #${body.name} in ${body.space}.`);
     });
 
   client(program, 'post <space> <channel> <body>', 'post a Markdown message to a channel; BODY "-" reads it from stdin').action(
     async (space: string, channel: string, text: string, opts: CommonOptions) => {
-      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'post_message', {
-        params: { slug: space, channel },
-        body: { body: messageText(text) },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug: space, channel } }, body: { body: messageText(text) } }),
+      );
       if (opts.json) return printJson(body);
       say(`Posted message ${body.id} to #${body.channel} in ${body.space}${mentioned(body)}.`);
     },
@@ -50,10 +42,9 @@ export function registerMessageCommands(program: Command): void {
 
   client(program, 'dm <space> <handle> <body>', 'send a direct message to one member of a Space; BODY "-" reads it from stdin').action(
     async (space: string, handle: string, text: string, opts: CommonOptions) => {
-      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'send_direct_message', {
-        params: { slug: space },
-        body: { to: handle, body: messageText(text) },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug: space } }, body: { to: handle, body: messageText(text) } }),
+      );
       if (opts.json) return printJson(body);
       say(`Sent direct message ${body.id} to ${handle} in ${body.space}.`);
     },
@@ -63,10 +54,8 @@ export function registerMessageCommands(program: Command): void {
     .option('--before <id>', 'only conversations whose newest message is older than this id (to page back)', positiveInteger)
     .option('--limit <n>', 'conversations per page (1-200, default 50)', positiveInteger)
     .action(async (space: string, opts: CommonOptions & { before?: number; limit?: number }) => {
-      const { body } = await callOperation<{ conversations: Array<{ with: string; last_message: Message }> }>(
-        resolveTarget(opts.host),
-        'list_direct_conversations',
-        { params: { slug: space }, query: { before: opts.before, limit: opts.limit } },
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/direct-messages', { params: { path: { slug: space }, query: { before: opts.before, limit: opts.limit } } }),
       );
       if (opts.json) return printJson(body);
       printTable(
@@ -87,14 +76,12 @@ export function registerMessageCommands(program: Command): void {
       const query = { before: opts.before, limit: opts.limit };
       const { body } =
         opts.with !== undefined
-          ? await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_direct_messages', {
-              params: { slug: space, handle: opts.with },
-              query,
-            })
-          : await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_messages', {
-              params: { slug: space, channel: channel! },
-              query,
-            });
+          ? await send(resolveTarget(opts.host), (api) =>
+              api.GET('/v0/spaces/{slug}/direct-messages/{handle}', { params: { path: { slug: space, handle: opts.with! }, query } }),
+            )
+          : await send(resolveTarget(opts.host), (api) =>
+              api.GET('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug: space, channel: channel! }, query } }),
+            );
       if (opts.json) return printJson(body);
       if (body.messages.length === 0) return say('No messages.');
       // Pages come newest first; a conversation reads top to bottom.
@@ -109,7 +96,7 @@ export function registerMessageCommands(program: Command): void {
   feedOptions(client(program, 'inbox', 'print your inbox: direct messages to you and mentions of you')).action(
     async (opts: CommonOptions & EventsOptions) => {
       const target = resolveTarget(opts.host);
-      const source = { name: 'list_inbox_events', params: {}, label: 'your inbox' };
+      const source: FeedSource = { label: 'your inbox', read: (api, query, signal) => api.GET('/v0/me/inbox-events', { params: { query }, signal }) };
       if (opts.follow) return followFeed(target, source, opts, (e) => inboxRow(e).join('  '));
       const body = await readPage(target, source, opts);
       if (opts.json) return printJson(body);
@@ -120,7 +107,7 @@ export function registerMessageCommands(program: Command): void {
 }
 
 function inboxRow(e: FeedEvent): string[] {
-  const p = e.payload;
+  const p = payloadOf(e);
   const where = typeof p.channel === 'string' ? `#${p.channel}` : typeof p.task === 'number' ? `task ${p.task}` : Array.isArray(p.direct_members) ? 'direct' : e.type;
   const text = typeof p.body === 'string' ? printable(p.body).replace(/\s+/g, ' ').trim() : '';
   return [String(e.cursor), time(e.created_ts), e.space ?? '-', e.actor ?? '-', where, text.length > 100 ? `${text.slice(0, 99)}…` : text || '-'];

@@ -1,19 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { client, oneLine, positiveInteger } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { client, oneLine, positiveInteger, type CommonOptions } from './command-kit.js';
+import { resolveTarget, send, type Schemas } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
-import type { ResourceRecord, ResourceVersionRecord } from '../../resources/records.js';
 
-interface Options {
-  host?: string;
-  json?: boolean;
-}
-
-// The wire shapes come from the server's own schemas, so the CLI cannot drift from them.
-type Resource = ResourceRecord & { content?: string };
-type ResourceVersion = ResourceVersionRecord & { content?: string };
+type Options = CommonOptions;
+type Resource = Schemas['Resource'];
+type ResourceVersion = Schemas['ResourceVersion'];
 
 /** `atrium resources …` (docs/resources.md): versioned Markdown Resources over the public API. */
 export function registerResources(program: Command): void {
@@ -23,10 +17,9 @@ export function registerResources(program: Command): void {
     .option('--before <id>', 'only Resources listed after this one (the last id of the previous page)')
     .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
     .action(async (slug: string, opts: Options & { before?: string; limit?: number }) => {
-      const { body } = await callOperation<{ resources: Resource[] }>(resolveTarget(opts.host), 'list_resources', {
-        params: { slug },
-        query: { before: opts.before, limit: opts.limit },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/resources', { params: { path: { slug }, query: { before: opts.before, limit: opts.limit } } }),
+      );
       if (opts.json) return printJson(body);
       printTable(
         ['ID', 'VERSION', 'KIND', 'BYTES', 'UPDATED', 'BY', 'NAME'],
@@ -42,8 +35,8 @@ export function registerResources(program: Command): void {
       const target = resolveTarget(opts.host);
       const { body } =
         opts.version === undefined
-          ? await callOperation<Resource>(target, 'get_resource', { params: { slug, id } })
-          : await callOperation<ResourceVersion>(target, 'get_resource_version', { params: { slug, id, version: String(opts.version) } });
+          ? await send(target, (api) => api.GET('/v0/spaces/{slug}/resources/{id}', { params: { path: { slug, id } } }))
+          : await send(target, (api) => api.GET('/v0/spaces/{slug}/resources/{id}/versions/{version}', { params: { path: { slug, id, version: opts.version! } } }));
       if (opts.json) return printJson(body);
       const content = body.content ?? '';
       if (opts.raw) {
@@ -60,10 +53,12 @@ export function registerResources(program: Command): void {
   client(resources, 'create <slug> <name> <file>', 'create a Markdown Resource from a file (- reads stdin)')
     .option('--kind <kind>', 'a label fixed at creation (default document)')
     .action(async (slug: string, name: string, file: string, opts: Options & { kind?: string }) => {
-      const { body } = await callOperation<Resource>(resolveTarget(opts.host), 'create_resource', {
-        params: { slug },
-        body: { name, content: readMarkdown(file), ...(opts.kind !== undefined ? { kind: opts.kind } : {}) },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/resources', {
+          params: { path: { slug } },
+          body: { name, content: readMarkdown(file), ...(opts.kind !== undefined ? { kind: opts.kind } : {}) },
+        }),
+      );
       if (opts.json) return printJson(body);
       say(`Created Resource ${body.id} ("${oneLine(body.name)}") in ${body.space}: version 1, ${body.byte_length} bytes.`);
     });
@@ -72,14 +67,16 @@ export function registerResources(program: Command): void {
     .option('--name <name>', 'rename the Resource (the id stays)')
     .option('--expected-version <n>', 'refuse (409) unless the current version is still this one', positiveInteger)
     .action(async (slug: string, id: string, file: string, opts: Options & { name?: string; expectedVersion?: number }) => {
-      const { body } = await callOperation<Resource>(resolveTarget(opts.host), 'update_resource', {
-        params: { slug, id },
-        body: {
-          content: readMarkdown(file),
-          ...(opts.name !== undefined ? { name: opts.name } : {}),
-          ...(opts.expectedVersion !== undefined ? { expected_version: opts.expectedVersion } : {}),
-        },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/resources/{id}/versions', {
+          params: { path: { slug, id } },
+          body: {
+            content: readMarkdown(file),
+            ...(opts.name !== undefined ? { name: opts.name } : {}),
+            ...(opts.expectedVersion !== undefined ? { expected_version: opts.expectedVersion } : {}),
+          },
+        }),
+      );
       if (opts.json) return printJson(body);
       say(`Resource ${body.id} ("${oneLine(body.name)}") is now at version ${body.current_version}, ${body.byte_length} bytes.`);
     });
@@ -88,10 +85,9 @@ export function registerResources(program: Command): void {
     .option('--before <n>', 'only versions older than this one (the next page)', positiveInteger)
     .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
     .action(async (slug: string, id: string, opts: Options & { before?: number; limit?: number }) => {
-      const { body } = await callOperation<{ versions: ResourceVersion[] }>(resolveTarget(opts.host), 'list_resource_versions', {
-        params: { slug, id },
-        query: { before: opts.before, limit: opts.limit },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/resources/{id}/versions', { params: { path: { slug, id }, query: { before: opts.before, limit: opts.limit } } }),
+      );
       if (opts.json) return printJson(body);
       printTable(
         ['VERSION', 'BYTES', 'DIGEST', 'CREATED', 'BY', 'NAME'],

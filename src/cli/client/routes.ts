@@ -1,9 +1,15 @@
 // Generated from the operation declarations by `npm run generate:client`.
 // Do not edit: change the operation declarations and generate again.
-import type { AnyOperation } from '../../operations/operation.js';
+import type { paths } from '../../client/openapi.js';
 
-/** What the CLI needs of an operation to call it. */
-export type Route = Pick<AnyOperation, 'name' | 'method' | 'path' | 'auth' | 'idempotencyKey'>;
+/** What the CLI needs of an operation beyond its typed path: its name, its credentials, its idempotency key. */
+export interface Route {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: keyof paths;
+  auth: { anonymous: boolean; schemes: string[] };
+  idempotencyKey?: boolean;
+}
 
 /** Every API operation, in contract order. */
 export const ROUTES: Route[] = [

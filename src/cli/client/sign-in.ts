@@ -1,14 +1,8 @@
 import { createInterface } from 'node:readline';
-import { callOperation, DEFAULT_HOST, normaliseHost, type Target } from './api.js';
-import { readSession, removeSession, sessionPath, writeSession } from './credentials-file.js';
+import { normaliseHost, resolveHost, send, type Target } from './api.js';
+import { readCredentials, readSession, removeSession, sessionPath, writeSession } from './credentials-file.js';
 import { ClientError } from './errors.js';
 import { printJson } from './output.js';
-
-interface SignedIn {
-  token: string;
-  expires_ts: string;
-  member: { handle: string };
-}
 
 export interface SignInOptions {
   host?: string;
@@ -23,17 +17,19 @@ export interface SignInOptions {
  * role assignments and credentials (docs/cli.md).
  */
 export async function signIn(opts: SignInOptions): Promise<void> {
-  const host = normaliseHost(opts.host || process.env.ATRIUM_URL || DEFAULT_HOST);
+  // The host `atrium login` stored, unless told otherwise: sign-in finds the same host as every other command.
+  const host = resolveHost(opts.host, process.env, storedQuietly);
   const target: Target = { host, token: undefined, tokenSource: 'none' };
   const prompt = linePrompt();
   try {
     const email = (opts.email ?? (await prompt.question('E-mail address: '))).trim();
     if (email === '') throw new ClientError('an e-mail address is needed to sign in');
-    await callOperation(target, 'request_sign_in_code', { body: { email } });
+    await send(target, (api) => api.POST('/v0/sign-in/email', { body: { email } }));
     process.stderr.write(`If ${email} belongs to a member of ${host}, a sign-in code is on its way (it works for 10 minutes).\n`);
     const code = (await prompt.question('Code from the e-mail: ')).trim();
     if (code === '') throw new ClientError('no code was entered; nothing was stored');
-    const { body } = await callOperation<SignedIn>(target, 'verify_sign_in', { body: { email, code } });
+    const { body } = await send(target, (api) => api.POST('/v0/sign-in/verify', { body: { email, code, session_token: 'body' } }));
+    if (body.token === undefined) throw new ClientError(`${host} started a session but sent no token; nothing was stored`);
     const path = writeSession({ host, handle: body.member.handle, token: body.token, expires_ts: body.expires_ts });
     if (opts.json) return printJson({ host, handle: body.member.handle, expires_ts: body.expires_ts, session_file: path });
     process.stdout.write(
@@ -80,9 +76,18 @@ export async function signOut(opts: { host?: string }): Promise<void> {
     return;
   }
   try {
-    await callOperation({ host: stored.host, token: stored.token, tokenSource: 'stored' }, 'sign_out', {});
+    await send({ host: stored.host, token: undefined, tokenSource: 'none', session: stored.token }, (api) => api.POST('/v0/sign-out'));
   } finally {
     removeSession();
   }
   process.stdout.write(`Signed out of ${stored.host}: the session of ${stored.handle} has ended and ${sessionPath()} is removed.\n`);
+}
+
+/** A broken credentials file is no reason to refuse a sign-in: it only suggests a host. */
+function storedQuietly() {
+  try {
+    return readCredentials();
+  } catch {
+    return undefined;
+  }
 }

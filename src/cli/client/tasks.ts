@@ -1,55 +1,20 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { client, oneLine, positiveInteger } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { client, oneLine, positiveInteger, readText, type CommonOptions } from './command-kit.js';
+import { resolveTarget, send, type Body, type Query, type Schemas } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
 import { mentioned } from './messages.js';
 
-interface Options {
-  host?: string;
-  json?: boolean;
-}
-
-interface Completion {
-  worker: string;
-  worker_principal: string | null;
-  completer: string;
-  completer_principal: string | null;
-  assurance: string;
-  required_assurance: string;
-  completed_ts: string;
-}
-
-interface Task {
-  id: number;
-  space: string;
-  kind: string;
-  title: string;
-  body: string;
-  status: string;
-  created_by: string;
-  claimant: string | null;
-  completion: Completion | null;
-  created_ts: string;
-  updated_ts: string;
-}
-
-interface Message {
-  id: number;
-  author: string;
-  body: string;
-  mentioned_members: string[];
-  created_ts: string;
-}
+type Options = CommonOptions;
+type Task = Schemas['Task'];
 
 const MOVES = {
-  claim: 'claim an open task; you become its claimant',
-  release: 'give up a claim (the claimant, or an Owner/Host)',
-  submit: 'submit the work on a task you claimed',
-  complete: "complete a submitted task; the Space's review policy and the task kind decide who may",
-  reopen: 'reopen a completed or cancelled task (its creator, or an Owner/Host)',
-  cancel: 'cancel an open, claimed or submitted task (its creator, or an Owner/Host)',
+  claim: ['claim an open task; you become its claimant', '/v0/spaces/{slug}/tasks/{id}/claim'],
+  release: ['give up a claim (the claimant, or an Owner/Host)', '/v0/spaces/{slug}/tasks/{id}/release'],
+  submit: ['submit the work on a task you claimed', '/v0/spaces/{slug}/tasks/{id}/submit'],
+  complete: ["complete a submitted task; the Space's review policy and the task kind decide who may", '/v0/spaces/{slug}/tasks/{id}/complete'],
+  reopen: ['reopen a completed or cancelled task (its creator, or an Owner/Host)', '/v0/spaces/{slug}/tasks/{id}/reopen'],
+  cancel: ['cancel an open, claimed or submitted task (its creator, or an Owner/Host)', '/v0/spaces/{slug}/tasks/{id}/cancel'],
 } as const;
 
 /** `atrium tasks …` (docs/tasks.md): the task operations over the public API. */
@@ -63,10 +28,8 @@ export function registerTasks(program: Command): void {
     .option('--before <id>', 'only tasks with a smaller id (the next page)', positiveInteger)
     .option('--limit <n>', 'at most this many (1-500, default 100)', positiveInteger)
     .action(async (slug: string, opts: Options & { status?: string; kind?: string; claimant?: string; before?: number; limit?: number }) => {
-      const { body } = await callOperation<{ tasks: Task[] }>(resolveTarget(opts.host), 'list_tasks', {
-        params: { slug },
-        query: { status: opts.status, kind: opts.kind, claimant: opts.claimant, before: opts.before, limit: opts.limit },
-      });
+      const query = { status: opts.status, kind: opts.kind, claimant: opts.claimant, before: opts.before, limit: opts.limit } as Query<'list_tasks'>;
+      const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/tasks', { params: { path: { slug }, query } }));
       if (opts.json) return printJson(body);
       printTable(
         ['ID', 'KIND', 'STATUS', 'CLAIMANT', 'CREATED BY', 'TITLE'],
@@ -83,23 +46,21 @@ export function registerTasks(program: Command): void {
     .action(async (slug: string, opts: Options & { kind: string; title: string; body?: string; bodyFile?: string }) => {
       if (opts.body !== undefined && opts.bodyFile !== undefined) throw usageError('use either --body or --body-file, not both');
       const text = opts.bodyFile !== undefined ? readText(opts.bodyFile) : opts.body;
-      const { body } = await callOperation<Task>(resolveTarget(opts.host), 'create_task', {
-        params: { slug },
-        body: { kind: opts.kind, title: opts.title, ...(text !== undefined ? { body: text } : {}) },
-      });
+      const task = { kind: opts.kind, title: opts.title, ...(text !== undefined ? { body: text } : {}) } as Body<'create_task'>;
+      const { body } = await send(resolveTarget(opts.host), (api) => api.POST('/v0/spaces/{slug}/tasks', { params: { path: { slug } }, body: task }));
       if (opts.json) return printJson(body);
       say(`Created task ${body.id} (${body.kind}) in ${body.space}.`);
     });
 
   client(tasks, 'get <slug> <id>', 'show one task, with its completion provenance').action(async (slug: string, id: string, opts: Options) => {
-    const { body } = await callOperation<Task>(resolveTarget(opts.host), 'get_task', { params: { slug, id } });
+    const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/tasks/{id}', { params: { path: { slug, id: taskId(id) } } }));
     if (opts.json) return printJson(body);
     printTask(body);
   });
 
-  for (const [verb, description] of Object.entries(MOVES)) {
+  for (const [verb, [description, path]] of Object.entries(MOVES)) {
     client(tasks, `${verb} <slug> <id>`, description).action(async (slug: string, id: string, opts: Options) => {
-      const { body } = await callOperation<Task>(resolveTarget(opts.host), `${verb}_task`, { params: { slug, id } });
+      const { body } = await send(resolveTarget(opts.host), (api) => api.POST(path, { params: { path: { slug, id: taskId(id) } } }));
       if (opts.json) return printJson(body);
       say(summary(body));
     });
@@ -107,10 +68,9 @@ export function registerTasks(program: Command): void {
 
   client(tasks, 'discuss <slug> <id> <body>', "post a message to a task's discussion (Markdown; - reads stdin)").action(
     async (slug: string, id: string, text: string, opts: Options) => {
-      const { body } = await callOperation<Message>(resolveTarget(opts.host), 'post_task_message', {
-        params: { slug, id },
-        body: { body: text === '-' ? readText('-') : text },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: taskId(id) } }, body: { body: text === '-' ? readText('-') : text } }),
+      );
       if (opts.json) return printJson(body);
       say(`Posted message ${body.id} to the discussion of task ${id} in ${slug}${mentioned(body)}.`);
     },
@@ -120,10 +80,9 @@ export function registerTasks(program: Command): void {
     .option('--before <id>', 'only messages with a smaller id (the next page)', positiveInteger)
     .option('--limit <n>', 'at most this many (1-200, default 50)', positiveInteger)
     .action(async (slug: string, id: string, opts: Options & { before?: number; limit?: number }) => {
-      const { body } = await callOperation<{ messages: Message[] }>(resolveTarget(opts.host), 'list_task_messages', {
-        params: { slug, id },
-        query: { before: opts.before, limit: opts.limit },
-      });
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: taskId(id) }, query: { before: opts.before, limit: opts.limit } } }),
+      );
       if (opts.json) return printJson(body);
       printTable(
         ['ID', 'AUTHOR', 'POSTED', 'MESSAGE'],
@@ -168,11 +127,7 @@ function printTask(t: Task): void {
 }
 
 
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
-  } catch (err) {
-    throw usageError(`cannot read ${path === '-' ? 'stdin' : path}: ${(err as Error).message}`);
-  }
+/** A task id as typed; the host refuses one that is not a number, so it is passed on as given. */
+function taskId(id: string): number {
+  return (/^\d+$/.test(id) ? Number(id) : id) as number;
 }

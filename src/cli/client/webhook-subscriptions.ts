@@ -1,15 +1,14 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { components } from '../../client/openapi.js';
 import { MAX_DEBOUNCE_MS } from '../../webhooks/debounce.js';
 import { client, oneLine } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { resolveTarget, send, type Api, type Body, type Outcome, type Schemas } from './api.js';
 import { ApiError, ClientError, usageError } from './errors.js';
 import { printable, printJson, printTable, say, time } from './output.js';
 
 /** As the contract declares them (src/client/openapi.ts, generated). */
-type Subscription = components['schemas']['WebhookSubscription'];
-type Delivery = components['schemas']['WebhookDelivery'];
-type Filter = components['schemas']['WebhookFilter'];
+type Subscription = Schemas['WebhookSubscription'];
+type Delivery = Schemas['WebhookDelivery'];
+type Filter = Schemas['WebhookFilter'];
 type TypeMatcher = NonNullable<Filter['any'][number]['event_types']>[number];
 
 interface Options {
@@ -46,24 +45,37 @@ interface SetOptions extends ScopeOptions, FilterOptions {
  */
 type Collection = { space: string } | { inbox: true };
 
-const OPERATIONS = {
-  space: {
-    create: 'create_space_webhook_subscription',
-    list: 'list_space_webhook_subscriptions',
-    update: 'update_space_webhook_subscription',
-    delete: 'delete_space_webhook_subscription',
-    activate: 'activate_space_webhook_subscription',
-  },
-  inbox: {
-    create: 'create_inbox_subscription',
-    list: 'list_inbox_subscriptions',
-    update: 'update_inbox_subscription',
-    delete: 'delete_inbox_subscription',
-    activate: 'activate_inbox_subscription',
-  },
-} as const;
+/** The same five calls on either collection. */
+interface SubscriptionCalls {
+  create(api: Api, body: Body<'create_space_webhook_subscription'>): Promise<Outcome<Subscription>>;
+  list(api: Api): Promise<Outcome<{ subscriptions: Subscription[] }>>;
+  update(api: Api, id: string, body: Body<'update_space_webhook_subscription'>): Promise<Outcome<Subscription>>;
+  delete(api: Api, id: string): Promise<Outcome<unknown>>;
+  activate(api: Api, id: string): Promise<Outcome<Subscription>>;
+}
 
-type Action = keyof (typeof OPERATIONS)['space'];
+function calls(collection: Collection): SubscriptionCalls {
+  if ('space' in collection) {
+    const slug = collection.space;
+    return {
+      create: (api, body) => api.POST('/v0/spaces/{slug}/webhook-subscriptions', { params: { path: { slug } }, body }),
+      list: (api) => api.GET('/v0/spaces/{slug}/webhook-subscriptions', { params: { path: { slug } } }),
+      update: (api, id, body) => api.PATCH('/v0/spaces/{slug}/webhook-subscriptions/{id}', { params: { path: { slug, id } }, body }),
+      delete: (api, id) => api.DELETE('/v0/spaces/{slug}/webhook-subscriptions/{id}', { params: { path: { slug, id } } }),
+      activate: (api, id) => api.POST('/v0/spaces/{slug}/webhook-subscriptions/{id}/activate', { params: { path: { slug, id } } }),
+    };
+  }
+  // The host refuses a filter on an inbox subscription; the CLI passes on what it was given.
+  type InboxCreate = Body<'create_inbox_subscription'>;
+  type InboxUpdate = Body<'update_inbox_subscription'>;
+  return {
+    create: (api, body) => api.POST('/v0/me/inbox-subscriptions', { body: body as InboxCreate }),
+    list: (api) => api.GET('/v0/me/inbox-subscriptions'),
+    update: (api, id, body) => api.PATCH('/v0/me/inbox-subscriptions/{id}', { params: { path: { id } }, body: body as InboxUpdate }),
+    delete: (api, id) => api.DELETE('/v0/me/inbox-subscriptions/{id}', { params: { path: { id } } }),
+    activate: (api, id) => api.POST('/v0/me/inbox-subscriptions/{id}/activate', { params: { path: { id } } }),
+  };
+}
 
 const SCOPE_HELP = { space: 'a subscription to this Space (by slug)', inbox: 'a subscription to your inbox (mentions and direct messages)' };
 
@@ -88,16 +100,18 @@ export function registerWebhookSubscriptionCommands(webhooks: Command): void {
       const filter = filterFrom(opts, collection);
       const target = resolveTarget(opts.host);
       const body = { endpoint_id: opts.endpoint, ...(opts.debounceMs !== undefined ? { debounce_ms: opts.debounceMs } : {}), ...(filter !== undefined ? { filter } : {}) };
-      let { body: subscription } = await callOperation<Subscription>(target, operation(collection, 'create'), { params: params(collection), body });
+      let { body: subscription } = await send(target, (api) => calls(collection).create(api, body));
       if (opts.activate) {
         try {
-          ({ body: subscription } = await callOperation<Subscription>(target, operation(collection, 'activate'), { params: params(collection, subscription.id) }));
+          const id = subscription.id;
+          ({ body: subscription } = await send(target, (api) => calls(collection).activate(api, id)));
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
           // The subscription exists either way; say so, or a retry would create a second one.
           if (opts.json) printJson(subscription);
           throw new ClientError(
             `created ${subscription.id}, but it could not be activated: ${err.message}. It stays inactive; once that is fixed, run: ${command('subscriptions activate', subscription.id, collection)}`,
+            err.exitStatus,
           );
         }
       }
@@ -108,7 +122,7 @@ export function registerWebhookSubscriptionCommands(webhooks: Command): void {
 
   withScope(client(subscriptions, 'list', 'list your subscriptions to a Space, or to your inbox')).action(async (opts: ScopeOptions) => {
     const collection = collectionOf(opts, 'there is no list across Spaces and the inbox: name one with --space <slug>, or --inbox');
-    const { body } = await callOperation<{ subscriptions: Subscription[] }>(resolveTarget(opts.host), operation(collection, 'list'), { params: params(collection) });
+    const { body } = await send(resolveTarget(opts.host), (api) => calls(collection).list(api));
     if (opts.json) return printJson(body);
     printTable(
       ['ID', 'SCOPE', 'SPACE', 'STATUS', 'VERSION', 'DEBOUNCE', 'ENDPOINT'],
@@ -120,7 +134,7 @@ export function registerWebhookSubscriptionCommands(webhooks: Command): void {
   withScope(client(subscriptions, 'activate <id>', 'start sending wakes: events after the newest one now qualify (the endpoint must be verified)')).action(
     async (id: string, opts: ScopeOptions) => {
       const collection = collectionOf(opts);
-      const { body } = await callOperation<Subscription>(resolveTarget(opts.host), operation(collection, 'activate'), { params: params(collection, id) });
+      const { body } = await send(resolveTarget(opts.host), (api) => calls(collection).activate(api, id));
       if (opts.json) return printJson(body);
       say(`${body.id} is active. ${activeFrom(body)} Watch its deliveries with: ${command('deliveries', body.id)}`);
     },
@@ -158,14 +172,14 @@ export function registerWebhookSubscriptionCommands(webhooks: Command): void {
 
   withScope(client(subscriptions, 'delete <id>', 'delete a subscription; anything it has not sent yet is cancelled')).action(async (id: string, opts: ScopeOptions) => {
     const collection = collectionOf(opts);
-    await callOperation(resolveTarget(opts.host), operation(collection, 'delete'), { params: params(collection, id) });
+    await send(resolveTarget(opts.host), (api) => calls(collection).delete(api, id));
     if (opts.json) return printJson({ deleted: id });
     say(`Deleted ${id}; anything it had not sent is cancelled.`);
   });
 
   client(webhooks, 'deliveries <subscription_id>', "a subscription's deliveries, newest first, with what the receiver answered").action(
     async (id: string, opts: Options) => {
-      const { body } = await callOperation<{ deliveries: Delivery[] }>(resolveTarget(opts.host), 'list_webhook_deliveries', { params: { id } });
+      const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/webhook-subscriptions/{id}/deliveries', { params: { path: { id } } }));
       if (opts.json) return printJson(body);
       printTable(
         ['ID', 'STATUS', 'RANGE', 'ATTEMPTS', 'CREATED', 'NEXT'],
@@ -176,7 +190,7 @@ export function registerWebhookSubscriptionCommands(webhooks: Command): void {
   );
 
   client(webhooks, 'replay <delivery_id>', 'send a dead delivery again now, with the same id and body').action(async (id: string, opts: Options) => {
-    const { body } = await callOperation<Delivery>(resolveTarget(opts.host), 'replay_webhook_delivery', { params: { id } });
+    const { body } = await send(resolveTarget(opts.host), (api) => api.POST('/v0/webhook-deliveries/{id}/replay', { params: { path: { id } } }));
     if (opts.json) return printJson(body);
     say(`Replaying ${body.id}: it is pending again and goes out now. Follow it with: ${command('deliveries', body.subscription_id)}`);
   });
@@ -201,14 +215,6 @@ function collectionOf(opts: ScopeOptions, missing = 'name the subscription\'s co
   throw usageError(missing);
 }
 
-function operation(collection: Collection, action: Action): string {
-  return OPERATIONS['space' in collection ? 'space' : 'inbox'][action];
-}
-
-function params(collection: Collection, id?: string): Record<string, string> {
-  return { ...('space' in collection ? { slug: collection.space } : {}), ...(id !== undefined ? { id } : {}) };
-}
-
 function scopeFlag(collection: Collection): string {
   return 'space' in collection ? `--space ${collection.space}` : '--inbox';
 }
@@ -217,8 +223,8 @@ function command(name: string, id: string, collection?: Collection): string {
   return `atrium webhooks ${name} ${id}${collection ? ` ${scopeFlag(collection)}` : ''}`;
 }
 
-async function update(opts: Options, collection: Collection, id: string, body: Record<string, unknown>): Promise<Subscription> {
-  return (await callOperation<Subscription>(resolveTarget(opts.host), operation(collection, 'update'), { params: params(collection, id), body })).body;
+async function update(opts: Options, collection: Collection, id: string, body: Body<'update_space_webhook_subscription'>): Promise<Subscription> {
+  return (await send(resolveTarget(opts.host), (api) => calls(collection).update(api, id, body))).body;
 }
 
 /**

@@ -15,10 +15,10 @@ import {
   type WebhookVerificationReason,
 } from '../../webhooks/verifier.js';
 import { oneLine } from './command-kit.js';
-import { callOperation, normaliseHost, resolveTarget, type Target } from './api.js';
+import { normaliseHost, resolveTarget, send, type Target } from './api.js';
 import { configDir } from './credentials-file.js';
 import { ApiError, ClientError, ConnectionError, usageError } from './errors.js';
-import type { FeedEvent, FeedPage } from './events.js';
+import { payloadOf, type FeedEvent, type FeedQuery } from './events.js';
 import { stopOnSignals, time } from './output.js';
 
 interface ListenOptions {
@@ -26,7 +26,7 @@ interface ListenOptions {
   json?: boolean;
   subscription: string;
   endpoint?: string;
-  port: number;
+  port?: number;
   listenHost: string;
   url?: string;
   issuer?: string;
@@ -74,7 +74,7 @@ export function registerWebhookListen(webhooks: Command): void {
     .option('--json', 'print each event as one JSON object a line')
     .requiredOption('--subscription <id>', 'the subscription (whsub_…) whose deliveries this receiver accepts', subscriptionId)
     .option('--endpoint <id>', "the endpoint (whep_…) registered at this receiver's URL: only its challenge is answered", endpointId)
-    .option('--port <n>', 'port to listen on (0: any free port)', portNumber, DEFAULT_PORT)
+    .option('--port <n>', `port to listen on (0: any free port; default: the port --url names, else ${DEFAULT_PORT})`, portNumber)
     .option('--listen-host <address>', 'address to listen on (put a tunnel or reverse proxy in front for a public URL)', '127.0.0.1')
     .option('--url <url>', 'the public URL of this receiver as registered; only its path is answered')
     .option('--issuer <url>', 'how the host names itself in deliveries (default: the Atrium host)')
@@ -110,7 +110,7 @@ class Listener {
       issuer: this.issuer,
       subscriptionId: opts.subscription,
       ...(opts.endpoint ? { endpointId: opts.endpoint } : {}),
-      fetchKeys: async () => (await callOperation<{ keys: WebhookJwk[] }>(target, 'list_webhook_signing_keys')).body.keys,
+      fetchKeys: async () => (await send(target, (api) => api.GET('/v0/webhook-signing-keys'))).body.keys as WebhookJwk[],
     });
     this.state = readState(this.statePath, target.host, opts.subscription);
   }
@@ -126,7 +126,7 @@ class Listener {
         this.handling.add(handled);
         void handled.finally(() => this.handling.delete(handled));
       });
-      await listenOn(this.server, this.opts.port, this.opts.listenHost);
+      await listenOn(this.server, listenPort(this.opts), this.opts.listenHost);
       const address = this.server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       note(`Listening on http://${host}:${address.port}${this.path ?? '/'} for deliveries of ${this.opts.subscription} from ${this.issuer}`);
@@ -244,15 +244,15 @@ class Listener {
   private async readFeed(): Promise<void> {
     const { feed } = this.state;
     if (feed === null || this.state.cursor === null) return;
-    const operation: { name: string; params: Record<string, string> } =
-      'space' in feed ? { name: 'list_event_page', params: { slug: feed.space } } : { name: 'list_inbox_events', params: {} };
+    const signal = this.stopped.signal;
     try {
       for (;;) {
-        const { body: page } = await callOperation<FeedPage>(this.target, operation.name, {
-          params: operation.params,
-          query: { since: this.state.cursor, limit: PAGE_LIMIT },
-          signal: this.stopped.signal,
-        });
+        const query: FeedQuery = { since: this.state.cursor, limit: PAGE_LIMIT };
+        const { body: page } = await send(this.target, (api) =>
+          'space' in feed
+            ? api.GET('/v0/spaces/{slug}/events', { params: { path: { slug: feed.space }, query }, signal })
+            : api.GET('/v0/me/inbox-events', { params: { query }, signal }),
+        );
         this.failures = 0;
         if (page.events.length === 0) return;
         for (const event of page.events) process.stdout.write(this.opts.json ? `${JSON.stringify(event)}\n` : `${eventLine(event)}\n`);
@@ -281,7 +281,8 @@ class Listener {
 
 /** One line per event: cursor, time, Space, type, actor, and a message's text. */
 function eventLine(e: FeedEvent): string {
-  const body = typeof e.payload.body === 'string' ? oneLine(e.payload.body) : '';
+  const payload = payloadOf(e);
+  const body = typeof payload.body === 'string' ? oneLine(payload.body) : '';
   const text = body.length > 100 ? `${body.slice(0, 99)}…` : body;
   return [String(e.cursor).padEnd(7), time(e.created_ts).padEnd(20), (e.space ?? '-').padEnd(16), e.type.padEnd(26), (e.actor ?? '-').padEnd(16), text]
     .join('  ')
@@ -407,6 +408,18 @@ function subscriptionId(value: string): string {
 function endpointId(value: string): string {
   if (!/^whep_[a-z2-7]{26}$/.test(value)) throw new InvalidArgumentError('expected an endpoint id like whep_ followed by 26 letters and digits');
   return value;
+}
+
+/**
+ * `--port`, else the port the registered URL names (a receiver at
+ * `http://127.0.0.1:18487/hooks` listens on 18487), else the default. A URL
+ * without a port is usually a tunnel or proxy's public address, whose port
+ * says nothing about this machine.
+ */
+export function listenPort(opts: Pick<ListenOptions, 'port' | 'url'>): number {
+  if (opts.port !== undefined) return opts.port;
+  const named = opts.url ? new URL(opts.url).port : '';
+  return named === '' ? DEFAULT_PORT : Number(named);
 }
 
 function portNumber(value: string): number {

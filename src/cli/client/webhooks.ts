@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import type { components } from '../../client/openapi.js';
 import { client } from './command-kit.js';
-import { callOperation, resolveTarget } from './api.js';
+import { resolveTarget, send } from './api.js';
 import { printable, printJson, printTable, say, time } from './output.js';
 import { registerWebhookSubscriptionCommands } from './webhook-subscriptions.js';
 import { registerWebhookListen } from './webhooks-listen.js';
@@ -12,7 +11,6 @@ interface Options {
 }
 
 /** As the contract declares it (src/client/openapi.ts, generated). */
-type Endpoint = components['schemas']['WebhookEndpoint'];
 
 /**
  * `atrium webhooks endpoints …` (docs/webhooks.md) over the public API. The
@@ -29,14 +27,14 @@ export function registerWebhookCommands(program: Command): void {
 
   client(endpoints, 'add <url>', 'register a receiver URL (https, public addresses); nothing is sent until you verify it').action(
     async (url: string, opts: Options) => {
-      const { body } = await callOperation<Endpoint>(resolveTarget(opts.host), 'create_webhook_endpoint', { body: { url } });
+      const { body } = await send(resolveTarget(opts.host), (api) => api.POST('/v0/webhook-endpoints', { body: { url } }));
       if (opts.json) return printJson(body);
       say(`Registered ${body.id} for ${printable(body.url)} (unverified). Verify it with: atrium webhooks endpoints verify ${body.id}`);
     },
   );
 
   client(endpoints, 'list', 'list your endpoints').action(async (opts: Options) => {
-    const { body } = await callOperation<{ endpoints: Endpoint[] }>(resolveTarget(opts.host), 'list_webhook_endpoints');
+    const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/webhook-endpoints'));
     if (opts.json) return printJson(body);
     printTable(
       ['ID', 'STATUS', 'URL', 'VERIFIED'],
@@ -46,13 +44,13 @@ export function registerWebhookCommands(program: Command): void {
   });
 
   client(endpoints, 'verify <id>', 'send a signed challenge; the receiver must echo it').action(async (id: string, opts: Options) => {
-    const { body } = await callOperation<Endpoint>(resolveTarget(opts.host), 'verify_webhook_endpoint', { params: { id } });
+    const { body } = await send(resolveTarget(opts.host), (api) => api.POST('/v0/webhook-endpoints/{id}/verify', { params: { path: { id } } }));
     if (opts.json) return printJson(body);
     say(`${body.id} is active: ${printable(body.url)} answered the challenge.`);
   });
 
   client(endpoints, 'delete <id>', 'delete an endpoint (its subscriptions go with it)').action(async (id: string, opts: Options) => {
-    await callOperation(resolveTarget(opts.host), 'delete_webhook_endpoint', { params: { id } });
+    await send(resolveTarget(opts.host), (api) => api.DELETE('/v0/webhook-endpoints/{id}', { params: { path: { id } } }));
     if (opts.json) return printJson({ deleted: id });
     say(`Deleted ${id}.`);
   });
