@@ -62,7 +62,7 @@ for (const backend of backends()) {
       const got = await caller.refused(name, args);
       assert.equal(got.status, status, `${name}: ${got.detail}`);
       const rest = await restCall(server, caller.token, name, args);
-      assert.deepEqual({ status: rest.status, detail: rest.body?.detail }, got, `${name}: REST refuses differently`);
+      assert.deepEqual({ code: rest.headers.get('atrium-error'), status: rest.status, detail: rest.body?.detail }, got, `${name}: REST refuses differently`);
       wrongCalls.set(name, (wrongCalls.get(name) ?? 0) + 1);
       return got.detail;
     }
@@ -444,7 +444,11 @@ for (const backend of backends()) {
         const rest = await restCall(server, pending.token, name, args);
         if (result.isError) {
           const meta = result._meta as Record<string, unknown>;
-          assert.deepEqual({ status: rest.status, detail: rest.body?.detail }, { status: meta['atrium/status'], detail: meta['atrium/detail'] }, name);
+          assert.deepEqual(
+            { code: rest.headers.get('atrium-error'), status: rest.status, detail: rest.body?.detail },
+            { code: (result.structuredContent as Json).code, status: meta['atrium/status'], detail: meta['atrium/detail'] },
+            name,
+          );
         } else {
           assert.equal(rest.status, 200, `${name}: MCP answered, REST refused: ${rest.body?.detail}`);
           assert.deepEqual(unwrapUntrusted(result.structuredContent), rest.body, name);

@@ -7,6 +7,7 @@ import type { MemberActor } from '../identity/actor.js';
 import type { ResponseControl } from '../operations/operation.js';
 import type { WaitAllowance } from '../operations/waits.js';
 import { AtriumError } from '../shared/errors.js';
+import type { ErrorCode } from '../shared/error-catalogue.js';
 import { envelope } from './envelope.js';
 import { narrowToGrantSpaces } from '../oauth/narrowing.js';
 import type { BoundTool } from './tools.js';
@@ -31,7 +32,7 @@ export interface ToolCaller {
  * the declaration's credential rules, validation, the handler (which opens
  * the unit of work and emits the events), serialisation through the response
  * schema; then the untrusted-content envelope. A refusal is a tool error with
- * the status and detail REST would answer.
+ * the code, status and detail REST would answer.
  */
 export async function callTool(bound: BoundTool, args: Record<string, unknown>, caller: ToolCaller, ctx: AppContext): Promise<CallToolResult> {
   const { op } = bound;
@@ -74,22 +75,24 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
   } catch (err) {
     if (err instanceof AtriumError) {
       caller.log.info({ tool: op.name, member: caller.member.member.handle, status: err.status }, 'mcp tool call refused');
-      return toolError(err.status, err.detail);
+      return toolError(err.code, err.status, err.detail);
     }
     caller.log.error({ err, tool: op.name }, 'unhandled error in an MCP tool call');
-    return toolError(500, 'internal server error');
+    return toolError('internal_error', 500, 'internal server error');
   }
 }
 
 /**
  * A refusal, as the model sees it (`<status> <detail>`) and as a program reads
- * it (`_meta`). It carries no structuredContent: clients check any they get
- * against the tool's outputSchema, which describes success only.
+ * it: `structuredContent` is `{code, detail}` (every tool's outputSchema admits
+ * it beside the success shape, since clients check what they get against it),
+ * and `_meta` the status and detail. Programs branch on the code.
  */
-export function toolError(status: number, detail: string): CallToolResult {
+export function toolError(code: ErrorCode, status: number, detail: string): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${status} ${detail}` }],
+    structuredContent: { code, detail },
     _meta: { [STATUS_META]: status, [DETAIL_META]: detail },
   };
 }

@@ -34,12 +34,38 @@ export const UNTRUSTED_REF = '#/$defs/untrusted';
  */
 export const UNTRUSTED_DEFINITION = reduce(envelopeObject({ type: 'string' }, PROVENANCE_SCHEMA));
 
-/** The outputSchema of a tool whose REST response schema is `responseSchema`. */
+/** The outputSchema of a tool whose REST response schema is `responseSchema`: its result, or a refusal's `{code, detail}`. */
 export function outputSchema(responseSchema: object, shared: SharedSchemas): Node {
   const resolved = resolveSchema(responseSchema, shared) as Node;
   const reduced = reduce(structuredRoot(resolved, resolved));
-  const root = singleTypes(replaceUntrusted(reduced, () => ({ $ref: UNTRUSTED_REF })));
+  const root = orToolError(singleTypes(replaceUntrusted(reduced, () => ({ $ref: UNTRUSTED_REF }))));
   return JSON.stringify(root).includes(UNTRUSTED_REF) ? { ...root, $defs: { untrusted: structuredClone(UNTRUSTED_DEFINITION) } } : root;
+}
+
+/**
+ * A tool error's structuredContent (src/mcp/call.ts, toolError): the code of
+ * docs/errors.md and the detail, both strings. Only their presence is stated:
+ * typed, the alternative would add 5 KB to `tools/list`.
+ */
+export const TOOL_ERROR_SCHEMA = { required: ['code', 'detail'] };
+
+/**
+ * A result object's schema widened to admit a tool error too: what only a
+ * result must have (its required fields, its own alternatives) moves into one
+ * branch of an `anyOf`, the error into the other. The properties stay at the
+ * root, so a client still reads the result's shape there.
+ */
+export function orToolError(root: Node): Node {
+  const { required, anyOf, allOf, ...shared } = root;
+  const result: Node = { ...(required !== undefined ? { required } : {}), ...(anyOf !== undefined ? { anyOf } : {}), ...(allOf !== undefined ? { allOf } : {}) };
+  return { ...shared, anyOf: [result, structuredClone(TOOL_ERROR_SCHEMA)] };
+}
+
+/** The result's schema without the tool error, as orToolError found it. */
+export function withoutToolError(root: Node): Node {
+  const { anyOf, ...shared } = root;
+  const [result] = anyOf as [Node, Node];
+  return { ...shared, ...result };
 }
 
 /**

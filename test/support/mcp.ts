@@ -6,6 +6,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { allOperations } from '../../src/operations/index.js';
 import type { AnyOperation } from '../../src/operations/operation.js';
+import { errorStatus, isErrorCode } from '../../src/shared/error-catalogue.js';
 import type { TestResponse, TestServer } from './server.js';
 
 const Ajv2020 = Ajv2020Module.default;
@@ -75,18 +76,21 @@ export class McpCaller {
     return { result, json: unwrapUntrusted(result.structuredContent) };
   }
 
-  /** A call that must be refused; returns the status and detail it carried. */
-  async refused(name: string, args: Record<string, unknown>): Promise<{ status: number; detail: string }> {
+  /** A call that must be refused; returns the code, status and detail it carried. */
+  async refused(name: string, args: Record<string, unknown>): Promise<{ code: string; status: number; detail: string }> {
     const result = await this.call(name, args);
     assert.equal(result.isError, true, `${name} ${JSON.stringify(args)} was expected to fail but answered ${textOf(result).slice(0, 300)}`);
-    assert.equal(result.structuredContent, undefined, 'an error carries no structuredContent');
+    const { code, detail: structuredDetail } = result.structuredContent as { code: string; detail: string };
+    assert.ok(isErrorCode(code), `${name}: ${code} is in the error catalogue`);
     const meta = result._meta as { 'atrium/status'?: number; 'atrium/detail'?: string } | undefined;
     const status = meta?.['atrium/status'];
     const detail = meta?.['atrium/detail'];
     assert.equal(typeof status, 'number');
     assert.equal(typeof detail, 'string');
     assert.equal(textOf(result), `${status} ${detail}`);
-    return { status: status!, detail: detail! };
+    assert.equal(structuredDetail, detail);
+    assert.equal(status, errorStatus(code), `${name}: ${code} has its catalogue status`);
+    return { code, status: status!, detail: detail! };
   }
 
   close(): Promise<void> {
