@@ -112,13 +112,14 @@ for (const backend of backends()) {
       for (const socket of held) socket.destroy();
     });
 
-    it('answers oversized headers 431 and a malformed chunked body 400, both as {detail}', async () => {
+    it('answers oversized headers 431, a malformed chunked body and a control character in a header 400, all as {detail} with their code', async () => {
       const big = await open(server);
       const bigAnswer = answerOf(big);
       big.write(`GET /v0/spaces HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${'a'.repeat(20000)}\r\n\r\n`);
       const tooLarge = await bigAnswer;
       assert.equal(tooLarge.status, 431);
       assert.match(tooLarge.text, /content-type: application\/json/);
+      assert.match(tooLarge.text, /\r\natrium-error: headers_too_large\r\n/);
       assert.deepEqual(Object.keys(tooLarge.body as object), ['detail']);
 
       const chunked = await open(server);
@@ -129,6 +130,14 @@ for (const backend of backends()) {
       const bad = await chunkedAnswer;
       assert.equal(bad.status, 400, bad.text);
       assert.match((bad.body as { detail: string }).detail, /not framed correctly/);
+      assert.match(bad.text, /\r\natrium-error: http_malformed\r\n/);
+
+      const control = await open(server);
+      const controlAnswer = answerOf(control);
+      control.write('GET /v0/spaces HTTP/1.1\r\nhost: 127.0.0.1\r\nx-note: a\x0bb\r\n\r\n');
+      const refused = await controlAnswer;
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(refused.text, /\r\natrium-error: http_malformed\r\n/);
     });
   });
 }

@@ -141,6 +141,7 @@ for (const backend of backends()) {
       const connected = await McpCaller.connect(server, pending.key);
       assert.ok(connected.tools.size > 0);
       assert.deepEqual(await connected.refused('post_message', { slug: 'plaza', channel: 'general', body: 'hi' }), {
+        code: 'member_pending',
         status: 403,
         detail: 'member waiting is pending approval',
       });
@@ -247,7 +248,7 @@ for (const backend of backends()) {
       const refused = await caller.refused('create_resource', args);
       assert.equal(refused.status, 422);
       const rest = await restCall(server, agent.key, 'create_resource', args);
-      assert.deepEqual({ status: rest.status, detail: rest.body.detail }, refused);
+      assert.deepEqual({ code: rest.headers.get('atrium-error'), status: rest.status, detail: rest.body.detail }, refused);
     });
 
     it("checks arguments against the tool's own input schema, exactly typed, in a tool's words", async () => {
@@ -266,12 +267,12 @@ for (const backend of backends()) {
       ];
       for (const [name, args, detail] of cases) {
         const refused = await caller.refused(name, args);
-        assert.deepEqual(refused, { status: 422, detail }, `${name} ${JSON.stringify(args)}`);
+        assert.deepEqual(refused, { code: 'validation_failed', status: 422, detail }, `${name} ${JSON.stringify(args)}`);
         assert.doesNotMatch(refused.detail, /querystring|params\.|body\./, 'no REST request parts in a tool error');
       }
       // As on REST, a NUL in a path or query value is refused before the credential is looked at.
       const sessionOnly = { slug: 'pla\u0000za' };
-      assert.deepEqual(await caller.refused('approve_space', sessionOnly), { status: 422, detail: 'the URL must not contain NUL characters' });
+      assert.deepEqual(await caller.refused('approve_space', sessionOnly), { code: 'validation_failed', status: 422, detail: 'the URL must not contain NUL characters' });
       assert.equal((await restCall(server, agent.key, 'approve_space', sessionOnly)).status, 422);
       // The same call, correctly typed, succeeds.
       assert.equal(((await caller.ok('list_event_page', { slug: 'plaza', limit: 2 })).json as { events: unknown[] }).events.length, 2);
@@ -287,9 +288,9 @@ for (const backend of backends()) {
     it('answers an unexpected failure as a 500 tool error that leaks nothing, as REST does', async () => {
       await sql`alter table channels rename to channels_gone`.execute(server.app.ctx.db.kysely);
       try {
-        assert.deepEqual(await caller.refused('list_channels', { slug: 'plaza' }), { status: 500, detail: 'internal server error' });
+        assert.deepEqual(await caller.refused('list_channels', { slug: 'plaza' }), { code: 'internal_error', status: 500, detail: 'internal server error' });
         const rest = await server.request('GET', '/v0/spaces/plaza/channels', { token: agent.key });
-        assert.deepEqual({ status: rest.status, detail: rest.body.detail }, { status: 500, detail: 'internal server error' });
+        assert.deepEqual({ code: rest.headers.get('atrium-error'), status: rest.status, detail: rest.body.detail }, { code: 'internal_error', status: 500, detail: 'internal server error' });
       } finally {
         await sql`alter table channels_gone rename to channels`.execute(server.app.ctx.db.kysely);
       }
