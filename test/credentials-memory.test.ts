@@ -9,6 +9,7 @@ import { CliRunner, type CliProcess } from './support/cli.js';
 import { destinationFor, startUpstream, type Upstream } from './support/gateway.js';
 import { SIGN_IN_CODE } from './support/mail.js';
 import { freePort } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 const MB = 1024 * 1024;
 /** One large answer: well under the destination's cap, large enough that copies of it dominate both processes' memory. */
@@ -151,8 +152,7 @@ describe('large answers through atrium serve and its embedded gateway (sqlite)',
         assert.equal(res.body.status, 200);
         assert.equal(Buffer.from(res.body.bodyBase64 as string, 'base64').length, ANSWER_BYTES);
       } else {
-        assert.equal(res.status, 429, JSON.stringify(res.body));
-        assert.match(res.body.detail, /^too_many_calls: /);
+        assertError(res, 'too_many_calls', JSON.stringify(res.body));
         assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
       }
     }

@@ -5,6 +5,7 @@ import { hostEvents, lastCursor } from './support/events.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -40,9 +41,8 @@ for (const backend of backends()) {
       const since = await lastCursor(server);
       for (const token of [STEWARD_KEY, olivia.session, hana.session]) {
         const early = await post('/v0/agents/opal-bot/approve', token);
-        assert.equal(early.status, 409);
+        assertError(early, 'operator_not_confirmed');
         assert.deepEqual(Object.keys(early.body), ['detail']);
-        assert.match(early.body.detail, /operator opal has not confirmed it/);
       }
       assert.equal((await member('opal-bot')).status, 'pending');
       assert.equal((await server.request('GET', '/v0/me', { token: key })).status, 403, 'the key still may not act');
@@ -67,9 +67,7 @@ for (const backend of backends()) {
         assert.deepEqual(Object.keys(res.body), ['detail']);
       }
       assert.equal((await post('/v0/agents/nobody-here/confirm', opal.session)).status, 404);
-      const human = await post('/v0/agents/mallory/confirm', STEWARD_KEY);
-      assert.equal(human.status, 404);
-      assert.match(human.body.detail, /human/);
+      assertError(await post('/v0/agents/mallory/confirm', STEWARD_KEY), 'agent_not_found');
       assert.equal((await member('opal-helper')).operator_confirmed, false);
       assert.deepEqual(await hostEvents(server, since), []);
 
@@ -124,8 +122,7 @@ for (const backend of backends()) {
       assert.equal((await post('/v0/members/olivia-spare/suspend', STEWARD_KEY)).status, 200);
       const since = await lastCursor(server);
       const refused = await post('/v0/agents/olivia-spare/approve', olivia.session);
-      assert.equal(refused.status, 409);
-      assert.match(refused.body.detail, /suspended, not pending/);
+      assertError(refused, 'member_transition_invalid');
       assert.equal((await member('olivia-spare')).operator_confirmed, false);
       assert.deepEqual(await hostEvents(server, since), []);
     });
@@ -135,8 +132,7 @@ for (const backend of backends()) {
       assert.equal((await post('/v0/members/opal-sneak/suspend', STEWARD_KEY)).status, 200);
       const since = await lastCursor(server);
       const refused = await post('/v0/members/opal-sneak/reinstate', olivia.session);
-      assert.equal(refused.status, 409);
-      assert.match(refused.body.detail, /cannot reinstate opal-sneak: its operator opal has not confirmed it/);
+      assertError(refused, 'operator_not_confirmed');
       assert.equal((await member('opal-sneak')).status, 'suspended');
       assert.deepEqual(await hostEvents(server, since), []);
       assert.equal((await post('/v0/agents/opal-sneak/confirm', opal.session)).status, 200);
@@ -189,7 +185,7 @@ for (const backend of backends()) {
     it("never records an unconfirmed agent as its named operator's independent sign-off", async () => {
       const merge = await submitted('merge', 'mallory');
       const forged = await post(`/v0/spaces/repo/tasks/${merge}/complete`, tokens['forged-reviewer']!);
-      assert.equal(forged.status, 403);
+      assertError(forged, 'provenance_insufficient');
       assert.match(forged.body.detail, /forged-reviewer \(accountable principal unknown\) cannot complete work by mallory/);
       assert.match(forged.body.detail, /has not confirmed it/);
       assert.equal((await server.request('GET', `/v0/spaces/repo/tasks/${merge}`)).body.status, 'submitted');
@@ -230,8 +226,7 @@ for (const backend of backends()) {
 
       assert.equal((await server.request('POST', '/v0/members/sue/suspend', { token: STEWARD_KEY })).status, 200);
       const refused = await me();
-      assert.equal(refused.status, 403);
-      assert.equal(refused.body.detail, "agent sue-bot's operator sue is suspended");
+      assertError(refused, 'member_suspended');
       const join = await server.request('POST', '/v0/spaces/garden/join', { token: agent.key });
       assert.equal(join.status, 403);
       // Refused even where anonymous callers are welcome: the credential itself is refused.

@@ -4,6 +4,7 @@ import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts } from './support/pins.js';
 import { seedAgent, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -104,8 +105,7 @@ for (const backend of backends()) {
       assert.equal(task.body.title, `Pin resource ${docs[0]}`);
       assert.equal(task.body.body, rationale);
       const claim = await post(`/v0/spaces/forge/tasks/${id}/claim`, bob.session);
-      assert.equal(claim.status, 409);
-      assert.match(claim.body.detail, /is a pin proposal/);
+      assertError(claim, 'task_is_pin_proposal');
     });
 
     it('allows one pending proposal per Resource and one unresolved proposal per member (409)', async () => {
@@ -126,8 +126,7 @@ for (const backend of backends()) {
       await setPins('forge', [docs[7]]);
       const before = await pinRowCounts(server);
       const pinned = await propose('forge', carol.session, { resource_id: docs[7], rationale: 'Already there' });
-      assert.equal(pinned.status, 409);
-      assert.equal(pinned.body.detail, `Resource ${docs[7]} is already pinned in Space forge`);
+      assertError(pinned, 'already_pinned');
       const cases: Array<[unknown, RegExp]> = [
         [{ resource_id: 'repo:README.md', rationale: 'x' }, /repository-file pins are host-only and never proposed/],
         [{ resource_id: resourceId('nope'), rationale: 'x' }, new RegExp(`^body\\.resource_id: no Resource ${resourceId('nope')} in Space forge$`)],
@@ -216,8 +215,7 @@ for (const backend of backends()) {
       const after = await pinRowCounts(server);
       for (const verb of ['accept', 'decline'] as const) {
         const again = await decide('forge', id, verb, owner.session, verb === 'decline' ? { reason: 'Changed my mind' } : undefined);
-        assert.equal(again.status, 409);
-        assert.equal(again.body.detail, `pin proposal ${id} is already accepted`);
+        assertError(again, 'pin_proposal_resolved');
       }
       assert.deepEqual(await pinRowCounts(server), after);
       // Resolved: ada may propose again.
@@ -269,8 +267,7 @@ for (const backend of backends()) {
       await setPins('forge', [docs[7], docs[0], docs[1], docs[2], docs[3]]);
       const before = await pinRowCounts(server);
       const full = await decide('forge', id, 'accept', owner.session);
-      assert.equal(full.status, 409);
-      assert.equal(full.body.detail, 'Space forge already has 5 pins: an Owner/Host must unpin one first (nothing was evicted)');
+      assertError(full, 'pin_limit_reached');
       assert.deepEqual(await pinRowCounts(server), before);
       assert.equal((await get(`/v0/spaces/forge/pin-proposals/${id}`)).body.status, 'pending');
 

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts, TestRepository } from './support/pins.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -128,19 +129,17 @@ for (const backend of backends()) {
       ];
       for (const [entry, detail] of cases) {
         const res = await setPins('forge', [doc, entry]);
-        assert.equal(res.status, 422, entry);
-        assert.match(res.body.detail, /^body\.resource_ids\[1\]: repository path /, entry);
+        assertError(res, 'validation_failed', entry);
         assert.match(res.body.detail, detail, entry);
       }
       // What the contract's pattern already refuses: anything but a Resource id or a path ending in `.md`.
       for (const entry of ['repo:', 'repo:docs/', 'repo:notes.txt', 'repo:README.MD', 'repo:README', 'repo:docs/.md', 'res_nope']) {
         const res = await setPins('forge', [doc, entry]);
-        assert.equal(res.status, 422, entry);
+        assertError(res, 'validation_failed', entry);
         assert.equal(res.body.detail, 'body.resource_ids.1 must be a Resource id (res_…) or repo:<path>.md', entry);
       }
       const nul = await setPins('forge', ['repo:README.md\u0000.md']);
-      assert.equal(nul.status, 422);
-      assert.match(nul.body.detail, /without NUL characters/);
+      assertError(nul, 'validation_failed');
       assert.deepEqual(await pinRowCounts(server), before);
     });
 
@@ -158,7 +157,7 @@ for (const backend of backends()) {
       ];
       for (const [path, detail] of cases) {
         const res = await setPins('forge', [`repo:${path}`]);
-        assert.equal(res.status, 422, path);
+        assertError(res, 'validation_failed', path);
         assert.equal(res.body.detail, `body.resource_ids[0]: ${detail}`);
       }
       assert.deepEqual(await pinRowCounts(server), before);
@@ -188,7 +187,7 @@ for (const backend of backends()) {
       assert.deepEqual(removed.body.pinned_resources, [doc, 'repo:README.md']);
 
       const readd = await setPins('forge', [doc, 'repo:README.md', 'repo:docs/guide.md']);
-      assert.equal(readd.status, 422);
+      assertError(readd, 'validation_failed');
       assert.equal(readd.body.detail, 'body.resource_ids[2]: docs/guide.md does not exist on main');
 
       // Back on main: addable again, and the README shows again.
@@ -208,8 +207,7 @@ for (const backend of backends()) {
 
     it('never appends repository paths, even for an Owner/Host (422)', async () => {
       const res = await post('/v0/spaces/forge/pins/append', owner.session, { resource_id: 'repo:README.md' });
-      assert.equal(res.status, 422);
-      assert.match(res.body.detail, /never a repository path/);
+      assertError(res, 'validation_failed');
     });
 
     it('serves pinned files to Space readers and any .md file to its Owner/Host (get_repository_file)', async () => {
@@ -287,21 +285,19 @@ for (const backend of backends()) {
     it('rejects repository pins and reads with 422 when ATRIUM_REPOSITORY_PATH is unset', async () => {
       const before = await pinRowCounts(unset);
       const set = await unset.request('POST', '/v0/spaces/forge/pins', { token: STEWARD_KEY, body: { resource_ids: ['repo:README.md'] } });
-      assert.equal(set.status, 422);
+      assertError(set, 'repository_unavailable');
       assert.equal(set.body.detail, 'body.resource_ids[0]: repository pins are not available on this host (ATRIUM_REPOSITORY_PATH is not set)');
       const read = await unset.request('GET', '/v0/spaces/forge/repository-files?path=README.md', { token: STEWARD_KEY });
-      assert.equal(read.status, 422);
-      assert.equal(read.body.detail, 'repository files are not available on this host (ATRIUM_REPOSITORY_PATH is not set)');
+      assertError(read, 'repository_unavailable');
       assert.deepEqual(await pinRowCounts(unset), before);
     });
 
     it('rejects new repository pins with 422 when the path holds no git repository with a main branch', async () => {
       const set = await broken.request('POST', '/v0/spaces/forge/pins', { token: STEWARD_KEY, body: { resource_ids: ['repo:README.md'] } });
-      assert.equal(set.status, 422);
+      assertError(set, 'repository_unavailable');
       assert.equal(set.body.detail, 'body.resource_ids[0]: the host repository has no readable main branch');
       const read = await broken.request('GET', '/v0/spaces/forge/repository-files?path=README.md', { token: STEWARD_KEY });
-      assert.equal(read.status, 404);
-      assert.equal(read.body.detail, 'the host repository has no readable main branch');
+      assertError(read, 'repository_file_not_found');
     });
   });
 }

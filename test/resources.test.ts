@@ -6,6 +6,7 @@ import { hostEvents, lastCursor } from './support/events.js';
 import { TestClock } from './support/clock.js';
 import { rowCounts, seedAgent, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -225,8 +226,7 @@ for (const backend of backends()) {
       assert.deepEqual(v1.body, { ...versions.body.versions[2], content: 'one' });
       assert.equal((await get(`/v0/spaces/forge/resources/${id}/versions/2`)).body.content, 'two');
       const missing = await get(`/v0/spaces/forge/resources/${id}/versions/4`);
-      assert.equal(missing.status, 404);
-      assert.equal(missing.body.detail, `Resource ${id} has no version 4`);
+      assertError(missing, 'resource_version_not_found');
       for (const bad of ['0', 'abc', '1.5', '-1', '2147483648']) assert.equal((await get(`/v0/spaces/forge/resources/${id}/versions/${bad}`)).status, 422, bad);
       assert.equal((await get(`/v0/spaces/forge/resources/${id}/versions/2147483647`)).status, 404);
       for (const bad of ['?limit=0', '?limit=501', '?before=0', '?before=x', '?before=2147483648', '?color=red']) {
@@ -356,8 +356,7 @@ for (const backend of backends()) {
       for (const bad of [[0xe9], [0xc3], [0xed, 0xa0, 0x80], [0xff, 0xfe], [0xf8, 0x88, 0x80, 0x80, 0x80]]) {
         const rawBody = Buffer.concat([prefix, Buffer.from(bad), suffix]);
         const res = await server.request('POST', '/v0/spaces/forge/resources', { token: ada.session, rawBody });
-        assert.equal(res.status, 422, bad.join(','));
-        assert.equal(res.body.detail, 'request body is not valid UTF-8');
+        assertError(res, 'body_malformed', bad.join(','));
         const updated = await server.request('POST', `/v0/spaces/forge/resources/${id}/versions`, {
           token: ada.session,
           rawBody: Buffer.concat([Buffer.from('{"content":"caf'), Buffer.from(bad), suffix]),
@@ -382,7 +381,7 @@ for (const backend of backends()) {
       assert.equal(exact.length, MiB / 2);
       const before = await counts(server);
       const over = await post('/v0/spaces/forge/resources', ada.session, { name: 'Too big', content: `${exact}a` });
-      assert.equal(over.status, 422);
+      assertError(over, 'validation_failed');
       assert.equal(over.body.detail, `body.content is ${MiB + 1} bytes of UTF-8; the limit is ${MiB} bytes`);
       assert.deepEqual(await counts(server), before);
       const created = await create('forge', ada.session, { name: 'Exactly 1 MiB', content: exact });
@@ -407,8 +406,7 @@ for (const backend of backends()) {
         assert.equal((await post(path, pending.key, body)).status, 403, path);
         // The steward key reads but never writes: a Resource version is always some member's act.
         const steward = await post(path, STEWARD_KEY, body);
-        assert.equal(steward.status, 403, path);
-        assert.equal(steward.body.detail, 'the steward key cannot be used for this operation');
+        assertError(steward, 'steward_key_refused', path);
       }
       const body = { name: 'Nope', content: 'x' };
       assert.equal((await post('/v0/spaces/no-such-space/resources', ada.session, body)).status, 404);
@@ -447,8 +445,7 @@ for (const backend of backends()) {
         assert.equal((await get(path, STEWARD_KEY)).status, 200, path);
       }
       const outsider = await post(base, bob.session, { name: 'Intruder', content: 'x' });
-      assert.equal(outsider.status, 403);
-      assert.equal(outsider.body.detail, 'Space vault requires admission');
+      assertError(outsider, 'not_admitted');
       assert.equal((await post(`${base}/${secret.id}/versions`, bob.session, { content: 'x' })).status, 403);
       // An outsider learns nothing about which ids exist: unknown ids are 403 too.
       assert.equal((await get(`${base}/${resourceId('unknown')}`, bob.session)).status, 403);
@@ -467,13 +464,12 @@ for (const backend of backends()) {
           assert.equal(res.status, 404, path);
         }
         const res = await post(`/v0/spaces/forge/resources/${id}/versions`, ada.session, { content: 'hijack' });
-        assert.equal(res.status, 404);
-        assert.equal(res.body.detail, `no Resource ${id} in Space forge`);
+        assertError(res, 'resource_not_found');
       }
       // An id no Resource could have is refused by the path's pattern before any lookup.
       for (const path of ['/v0/spaces/forge/resources/' + 'x'.repeat(100), '/v0/spaces/forge/resources/res_nope/versions']) {
         const res = await get(path);
-        assert.equal(res.status, 422, path);
+        assertError(res, 'validation_failed', path);
         assert.equal(res.body.detail, 'params.id must be an id like res_ followed by 26 letters and digits');
       }
       assert.deepEqual(await counts(server), before);
@@ -510,12 +506,12 @@ for (const backend of backends()) {
       );
       assert.deepEqual(await list(`?before=${a.id}`), []);
       const unknown = await get(`/v0/spaces/shelf/resources?before=res_${'a'.repeat(26)}`);
-      assert.equal(unknown.status, 422);
+      assertError(unknown, 'unknown_reference');
       assert.equal(unknown.body.detail, `querystring.before: no Resource res_${'a'.repeat(26)} in Space shelf`);
       // An empty or malformed `before` is refused by its pattern, saying what an id looks like.
       for (const before of ['', 'res_nope']) {
         const malformed = await get(`/v0/spaces/shelf/resources?before=${before}`);
-        assert.equal(malformed.status, 422, before);
+        assertError(malformed, 'validation_failed', before);
         assert.equal(malformed.body.detail, 'querystring.before must be an id like res_ followed by 26 letters and digits');
       }
       for (const bad of ['?limit=0', '?limit=501', '?limit=x', '?sort=name']) assert.equal((await get(`/v0/spaces/shelf/resources${bad}`)).status, 422, bad);
@@ -555,7 +551,7 @@ for (const backend of backends()) {
       assert.deepEqual([tooBig.length, Buffer.byteLength(tooBig)], [23, 65]);
       const before = await counts(small);
       const refused = await small.request('POST', '/v0/spaces/forge/resources', { token: smallToken, body: { name: 'Big', content: tooBig } });
-      assert.equal(refused.status, 422);
+      assertError(refused, 'validation_failed');
       assert.equal(refused.body.detail, 'body.content is 65 bytes of UTF-8; the limit is 64 bytes');
       assert.deepEqual(await counts(small), before);
       const created = await small.request('POST', '/v0/spaces/forge/resources', { token: smallToken, body: { name: 'Fits', content: fits } });
@@ -566,7 +562,7 @@ for (const backend of backends()) {
         token: smallToken,
         body: { content: '🙂'.repeat(17) },
       });
-      assert.equal(updated.status, 422);
+      assertError(updated, 'validation_failed');
       assert.equal(updated.body.detail, 'body.content is 68 bytes of UTF-8; the limit is 64 bytes');
       assert.deepEqual(await counts(small), after);
     });
@@ -586,11 +582,11 @@ for (const backend of backends()) {
       assert.equal(created.body.byte_length, 2.5 * MiB);
       const huge = JSON.stringify({ name: 'Huge', content: 'y'.repeat(6 * MiB) });
       const refused = await large.request('POST', '/v0/spaces/forge/resources', { token: largeToken, rawBody: huge });
-      assert.equal(refused.status, 413);
+      assertError(refused, 'body_too_large');
       assert.equal(refused.body.detail, 'request body is larger than the 6 MiB limit');
       // The default host keeps the 2 MiB request limit.
       const defaultLimit = await small.request('POST', '/v0/spaces/forge/resources', { token: smallToken, rawBody: JSON.stringify({ name: 'x', content: 'z'.repeat(2 * MiB) }) });
-      assert.equal(defaultLimit.status, 413);
+      assertError(defaultLimit, 'body_too_large');
       assert.equal(defaultLimit.body.detail, 'request body is larger than the 2 MiB limit');
     });
   });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents } from './support/events.js';
 import { rowCounts } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -108,8 +109,7 @@ for (const backend of backends()) {
       const there = await create('other', ada.session, 'There');
       const before = await written();
       const elsewhere = await post(`/v0/spaces/forge/tasks/${there}/messages`, ada.session, { body: 'hi' });
-      assert.equal(elsewhere.status, 404);
-      assert.equal(elsewhere.body.detail, `no task ${there} in Space forge`);
+      assertError(elsewhere, 'task_not_found');
       assert.equal((await post('/v0/spaces/forge/tasks/999999/messages', ada.session, { body: 'hi' })).status, 404);
       assert.equal((await get(`/v0/spaces/forge/tasks/${there}/messages`)).status, 404);
       assert.equal((await post('/v0/spaces/nowhere/tasks/1/messages', ada.session, { body: 'hi' })).status, 404);

@@ -4,6 +4,7 @@ import { NO_WORK } from '../src/tasks/lifecycle.js';
 import { hostEvents } from './support/events.js';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -224,8 +225,7 @@ for (const backend of backends()) {
       const there = await create('other', ada.session, { kind: 'general', title: 'There' });
       assert.equal((await get(`/v0/spaces/forge/tasks/${here.id}`)).status, 200);
       const elsewhere = await get(`/v0/spaces/forge/tasks/${there.id}`);
-      assert.equal(elsewhere.status, 404);
-      assert.equal(elsewhere.body.detail, `no task ${there.id} in Space forge`);
+      assertError(elsewhere, 'task_not_found');
       assert.equal((await get('/v0/spaces/forge/tasks/999999')).status, 404);
       assert.equal((await get(`/v0/spaces/nowhere/tasks/${here.id}`)).status, 404);
       assert.equal((await get('/v0/spaces/forge/tasks/abc')).status, 422);
@@ -391,14 +391,12 @@ for (const backend of backends()) {
       await ok('forge', id, 'claim', bob.session);
       const before = await rowCounts(server);
       const notYours = await move('forge', id, 'submit', carol.session);
-      assert.equal(notYours.status, 403);
-      assert.equal(notYours.body.detail, `only the claimant (bob) may submit task ${id}`);
+      assertError(notYours, 'not_claimant');
       // The creator and even an Owner/Host may not submit someone else's work.
       assert.equal((await move('forge', id, 'submit', ada.session)).status, 403);
       assert.equal((await move('forge', id, 'submit', owner.session)).status, 403);
       const release = await move('forge', id, 'release', carol.session);
-      assert.equal(release.status, 403);
-      assert.equal(release.body.detail, `only the claimant (bob) or an Owner/Host of Space forge may release task ${id}`);
+      assertError(release, 'not_claimant');
       assert.deepEqual(await rowCounts(server), before);
 
       // An Owner/Host may release with their own member key as with their session.
@@ -418,8 +416,7 @@ for (const backend of backends()) {
       const id = task.id;
       const before = await rowCounts(server);
       const refused = await move('forge', id, 'cancel', bob.session);
-      assert.equal(refused.status, 403);
-      assert.equal(refused.body.detail, `only the task's creator (ada-bot) or an Owner/Host of Space forge may cancel task ${id}`);
+      assertError(refused, 'not_task_creator');
       // An agent's operator does not inherit its agent's position either (protocol: core rule 3).
       assert.equal((await move('forge', id, 'cancel', ada.session)).status, 403);
       assert.deepEqual(await rowCounts(server), before);
@@ -457,8 +454,7 @@ for (const backend of backends()) {
       const before = await rowCounts(server);
       for (const verb of ['claim', 'cancel']) {
         const res = await move('forge', id, verb, ada.session);
-        assert.equal(res.status, 409);
-        assert.match(res.body.detail, /is a pin proposal/);
+        assertError(res, 'task_is_pin_proposal');
       }
       assert.deepEqual(await rowCounts(server), before);
     });

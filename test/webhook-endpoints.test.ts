@@ -5,6 +5,7 @@ import { TestClock } from './support/clock.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
 import { backends, startServer, type TestResponse, type TestServer } from './support/server.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
+import { assertError } from './support/errors.js';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 
@@ -111,8 +112,7 @@ for (const backend of backends()) {
         receiver.behaviours.set(path, (req, res) => answer(res, req.body.challenge));
         const endpoint = (await register(ada.session, receiver.url(path))).body as Endpoint;
         const res = await server.request('POST', `/v0/webhook-endpoints/${endpoint.id}/verify`, { token: ada.session });
-        assert.equal(res.status, 422, path);
-        assert.match(res.body.detail, /^the challenge failed: /);
+        assertError(res, 'challenge_failed', path);
         assert.match(res.body.detail, reason, path);
         assert.deepEqual((await server.request('GET', `/v0/webhook-endpoints/${endpoint.id}`, { token: ada.session })).body, endpoint);
         assert.equal((await server.request('DELETE', `/v0/webhook-endpoints/${endpoint.id}`, { token: ada.session })).status, 204);

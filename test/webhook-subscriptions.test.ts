@@ -5,6 +5,7 @@ import { seedAgent } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
+import { assertError } from './support/errors.js';
 
 type Subscription = components['schemas']['WebhookSubscription'];
 
@@ -121,8 +122,7 @@ for (const backend of backends()) {
     it('follows the Space action gate: request and invite Spaces need admission', async () => {
       assert.equal((await createIn(bea.session, 'plaza', { endpoint_id: beaEndpoint })).status, 201);
       const guild = await createIn(bea.session, 'guild', { endpoint_id: beaEndpoint });
-      assert.equal(guild.status, 403);
-      assert.match(guild.body.detail, /requires admission/);
+      assertError(guild, 'not_admitted');
       assert.equal((await createIn(bea.session, 'vault', { endpoint_id: beaEndpoint })).status, 403);
       assert.equal((await createIn(bea.session, 'nowhere', { endpoint_id: beaEndpoint })).status, 404);
       assert.equal((await server.request('POST', '/v0/spaces/plaza/webhook-subscriptions', { body: { endpoint_id: beaEndpoint } })).status, 401);
@@ -160,8 +160,7 @@ for (const backend of backends()) {
       const sub = (await createIn(ada.session, 'plaza', { endpoint_id: adaEndpoint })).body as Subscription;
       const path = `/v0/spaces/plaza/webhook-subscriptions/${sub.id}`;
       const early = await server.request('PATCH', path, { token: ada.session, body: { status: 'paused' } });
-      assert.equal(early.status, 409);
-      assert.match(early.body.detail, /inactive/);
+      assertError(early, 'subscription_inactive');
       assert.equal((await server.request('PATCH', path, { token: ada.session, body: { debounce_ms: 250 } })).body.version, 2);
       assert.equal((await server.request('PATCH', path, { token: ada.session, body: { debounce_ms: 250 } })).body.version, 2);
       const filter = { any: [{ subject: { task: 7 } }] };
@@ -192,8 +191,7 @@ for (const backend of backends()) {
       const listed = (await server.request('GET', '/v0/spaces/plaza/webhook-subscriptions', { token: ada.session })).body.subscriptions as Subscription[];
       assert.equal(listed.filter((s) => s.debounce_ms === 42).length, 1);
       const other = await createIn(ada.session, 'plaza', { ...body, debounce_ms: 43 }, key);
-      assert.equal(other.status, 422);
-      assert.match(other.body.detail, /Idempotency-Key/);
+      assertError(other, 'idempotency_key_reused');
     });
 
     it("is 404 to everyone but its owner, and after deletion", async () => {

@@ -128,7 +128,8 @@ export const verifySignIn = defineOperation({
     // Thrown only now, so that a counted wrong try has committed.
     // Sign-in and activation codes share one shape, so say which is which where one is mistaken for the other.
     if (outcome.kind === 'refused') {
-      throw unauthenticated('sign_in_code_invalid', 
+      throw unauthenticated(
+        'sign_in_code_invalid',
         'wrong, used or expired sign-in code: ask for a new one. (A code shown by `atrium login` or a client is an activation code: ' +
           'approve it on its activation page instead.)',
       );

@@ -54,7 +54,8 @@ export async function moveMember(tx: Tx, actor: Actor, handle: string, move: Mem
   if (Number(result.numUpdatedRows) === 0) {
     const now = await getMember(tx.db, handle);
     if (needsConfirmation && (rule.from as readonly MemberStatus[]).includes(now.status) && !now.operator_confirmed) {
-      throw conflict('member_transition_invalid', 
+      throw conflict(
+        'operator_not_confirmed',
         `cannot ${move} ${handle}: its operator ${now.operator ?? '(none)'} has not confirmed it; ` +
           `the operator confirms with POST /v0/agents/${handle}/confirm` +
           (move === 'approve' ? ' (or approves it themselves)' : ''),

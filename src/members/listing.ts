@@ -44,7 +44,8 @@ export async function listMembers(db: Kysely<DatabaseSchema>, actor: Actor, filt
   const ownAgents = actor.kind === 'member' && filters.operator === actor.member.handle;
   const seesAll = ownAgents || (await isOwnerOrHost(db, actor, { hostWideOnly: true }));
   if (!seesAll && filters.status !== undefined && filters.status !== 'active') {
-    throw forbidden('listing_forbidden', 
+    throw forbidden(
+      'listing_forbidden',
       `only a host-wide Owner/Host, the steward key, or an operator asking for their own agents (operator=<you>) may list ${filters.status} members`,
     );
   }

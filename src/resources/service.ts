@@ -221,7 +221,8 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
   const advanced = await update.returning(['current_version', 'name']).executeTakeFirst();
   if (!advanced) {
     const current = await requireResource(tx.db, slug, id);
-    throw conflict('version_conflict', 
+    throw conflict(
+      'version_conflict',
       `Resource ${id} is at version ${current.current_version}, not ${expected}: expected_version is stale. Read it again and reapply your change.`,
     );
   }
