@@ -16,6 +16,15 @@ import type { TestResponse } from './server.js';
  *   (sizes, depth, quotas): which field, and which limit, is the point;
  * - where it is asserted that a detail leaks nothing (SQL, secrets, internals)
  *   or that REST and MCP answer the same words.
+ *
+ * Where that is so today: resources.test.ts and repository.test.ts (the field,
+ * the byte limit, the repository path rule broken), http-input.test.ts and
+ * display-names.test.ts (the URL integer or character refused),
+ * webhook-endpoints.test.ts (why a URL is refused), credentials-service.test.ts
+ * (the `<code>: ` prefix credential refusals keep), operators.test.ts (the
+ * accountable principal a provenance refusal names), errors.test.ts and
+ * front-page.test.ts (the detail names the route, or leaks nothing);
+ * the MCP tests compare REST's and MCP's details whole.
  */
 export function assertError(res: Pick<TestResponse, 'status' | 'headers' | 'body'>, code: ErrorCode, label = ''): string {
   const where = `${label ? `${label}: ` : ''}${JSON.stringify(res.body)}`;
