@@ -60,6 +60,8 @@ export interface Config {
   agentRegistrationRateLimit: number;
   /** OAuth Dynamic Client Registrations one network address may make per hour (429 beyond; docs/oauth.md). */
   oauthRegistrationRateLimit: number;
+  /** Authorizations (`GET /oauth/authorize`) one network address may start per hour. */
+  oauthAuthorizationRateLimit: number;
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
     agentRegistrationRateLimit: parsePositiveInt('ATRIUM_AGENT_REGISTRATION_RATE_LIMIT', env.ATRIUM_AGENT_REGISTRATION_RATE_LIMIT ?? '20'),
     oauthRegistrationRateLimit: parsePositiveInt('ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT', env.ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT ?? '20'),
+    oauthAuthorizationRateLimit: parsePositiveInt('ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT', env.ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT ?? '120'),
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),

@@ -43,7 +43,7 @@ for (const backend of backends()) {
     let alice: { handle: string; session: string };
 
     before(async () => {
-      server = await startServer(backend, { clock, env: { ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT: '100000' } });
+      server = await startServer(backend, { clock, env: { ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT: '100000', ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT: '100000' } });
       documents = await DocumentServer.start();
       alice = await server.human('oauth-alice');
     });
@@ -450,11 +450,11 @@ for (const backend of backends()) {
 }
 
 for (const backend of backends()) {
-  describe(`OAuth client registration limits (${backend})`, () => {
+  describe(`OAuth limits per address (${backend})`, () => {
     let server: TestServer;
     const clock = new TestClock(Date.now());
     before(async () => {
-      server = await startServer(backend, { clock, env: { ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT: '3' } });
+      server = await startServer(backend, { clock, env: { ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT: '3', ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT: '3' } });
     });
     after(() => server.stop());
 
@@ -486,6 +486,20 @@ for (const backend of backends()) {
         const res = await authorize(server, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
         assert.equal(res.status, 400);
         assert.equal(JSON.parse(res.body).error, 'invalid_client');
+      });
+
+      it('limits the authorizations one address starts, keeping nothing beyond the limit', async () => {
+        clock.advance(60 * 60 * 1000 + 1000);
+        const clientId = await registerClient(server);
+        const query = () => ({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+        for (let i = 0; i < 3; i++) assert.equal((await authorize(server, query())).status, 302);
+        const kept = await count(server, 'oauth_authorization_requests');
+        const flood = await authorize(server, query());
+        assert.equal(flood.status, 429);
+        assert.equal(JSON.parse(flood.body).error, 'too_many_requests');
+        assert.equal(await count(server, 'oauth_authorization_requests'), kept);
+        clock.advance(60 * 60 * 1000 + 1000);
+        assert.equal((await authorize(server, query())).status, 302, 'the next hour starts afresh');
       });
 
   });

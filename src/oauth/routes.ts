@@ -91,6 +91,17 @@ export async function registerOAuthEndpoints(app: FastifyInstance, ctx: AppConte
     }
 
     scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
+      // Anyone may start an authorization, and each one may fetch a client's metadata
+      // document and stores a request until it expires: bound both per address.
+      await ctx.db.transaction((tx) =>
+        consumeRateLimit(tx, {
+          bucket: 'oauth_authorization',
+          keyDigest: ctx.addressDigest(request.ip),
+          limit: ctx.config.oauthAuthorizationRateLimit,
+          windowMs: 60 * 60 * 1000,
+          detail: 'too many authorizations started from this address; try again later',
+        }),
+      );
       const outcome = await startAuthorization(ctx.db, singleValues(request.query), { baseUrl: base, egress: ctx.egress, now: ctx.clock.now() });
       return reply.redirect('consent' in outcome ? outcome.consent : outcome.redirect, 302);
     });
