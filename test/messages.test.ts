@@ -4,6 +4,7 @@ import { hostEvents, lastCursor } from './support/events.js';
 import { rowCounts, seedAgent } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -204,8 +205,8 @@ for (const backend of backends()) {
       ];
       for (const [input, detail] of cases) {
         const res = await post('plaza', 'general', input, bob.session);
-        assert.equal(res.status, 422, JSON.stringify(input).slice(0, 80));
-        assert.match(res.body.detail, detail);
+        // The detail names the field at fault, and the rule it breaks.
+        assert.match(assertError(res, 'validation_failed', JSON.stringify(input).slice(0, 80)), detail);
       }
       const noBody = await server.request('POST', '/v0/spaces/plaza/channels/general/messages', { token: bob.session });
       assert.equal(noBody.status, 422);
@@ -223,15 +224,13 @@ for (const backend of backends()) {
       assert.equal((await post('vault', 'general', { body: 'hi' }, bob.session)).status, 403);
       assert.equal((await post('no-such-space', 'general', { body: 'hi' }, bob.session)).status, 404);
       const unknown = await post('plaza', 'no-such-channel', { body: 'hi' }, bob.session);
-      assert.equal(unknown.status, 404);
-      assert.match(unknown.body.detail, /no-such-channel/);
+      assertError(unknown, 'channel_not_found');
       // A name no channel could have is refused by the path's pattern.
       const malformed = await post('plaza', 'Not_A_Name', { body: 'hi' }, bob.session);
-      assert.equal(malformed.status, 422);
-      assert.equal(malformed.body.detail, 'params.channel must be lowercase letters and digits, with single hyphens between them');
+      // The detail names the path parameter and what a channel name looks like.
+      assert.equal(assertError(malformed, 'validation_failed'), 'params.channel must be lowercase letters and digits, with single hyphens between them');
       const draft = await post('draft', 'general', { body: 'hi' }, alice.session);
-      assert.equal(draft.status, 409);
-      assert.match(draft.body.detail, /proposed/);
+      assertError(draft, 'space_not_active');
       assert.deepEqual({ ...(await rowCounts(server)), messages: await messageCount() }, before);
       // A removed member of an open Space may no longer post there.
       assert.equal((await server.request('POST', '/v0/spaces/plaza/join', { token: carol.session })).status, 200);

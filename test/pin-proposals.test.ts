@@ -5,6 +5,7 @@ import { createResource, pinRowCounts } from './support/pins.js';
 import { seedAgent, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
+import type { ErrorCode } from '../src/shared/error-catalogue.js';
 
 type Person = { handle: string; session: string };
 
@@ -111,11 +112,9 @@ for (const backend of backends()) {
     it('allows one pending proposal per Resource and one unresolved proposal per member (409)', async () => {
       const before = await pinRowCounts(server);
       const sameResource = await propose('forge', bob.session, { resource_id: docs[0], rationale: 'Me too' });
-      assert.equal(sameResource.status, 409);
-      assert.match(sameResource.body.detail, new RegExp(`^Resource ${docs[0]} already has a pending pin proposal \\(\\d+, by ada\\)$`));
+      assertError(sameResource, 'pin_proposal_exists');
       const secondByAda = await propose('forge', ada.session, { resource_id: docs[1], rationale: 'And this' });
-      assert.equal(secondByAda.status, 409);
-      assert.match(secondByAda.body.detail, /^ada already has an unresolved pin proposal in Space forge \(\d+\): one at a time$/);
+      assertError(secondByAda, 'pin_proposal_exists');
       assert.deepEqual(await pinRowCounts(server), before);
       // One per member per Space: ada may still propose in another Space.
       const elsewhere = await proposed('other', ada.session, foreign);
@@ -142,6 +141,7 @@ for (const backend of backends()) {
       for (const [body, detail] of cases) {
         const res = await propose('forge', carol.session, body);
         assert.equal(res.status, 422, JSON.stringify(body));
+        // The detail names the field at fault, and the rule or limit it breaks.
         assert.match(res.body.detail, detail);
       }
       assert.deepEqual(await pinRowCounts(server), before);
@@ -152,19 +152,15 @@ for (const backend of backends()) {
       const pending = await seedAgent(server, 'pending-bot', 'ada', 'pending');
       const vaultDoc = await createResource(server, 'vault', owner.session, 'Vault doc', '# Vault\n');
       const before = await pinRowCounts(server);
-      const refusals: Array<[string, string | undefined, string, number, RegExp]> = [
-        ['forge', undefined, docs[2]!, 401, /credential is required/],
-        ['forge', STEWARD_KEY, docs[2]!, 403, /steward key cannot be used/],
-        ['forge', pending.key, docs[2]!, 403, /pending approval/],
-        ['vault', bob.session, vaultDoc, 403, /Space vault requires admission/],
-        ['draft', bob.session, docs[2]!, 409, /^Space draft is proposed: pins change only in an active Space$/],
-        ['no-such-space', bob.session, docs[2]!, 404, /no such Space/],
+      const refusals: Array<[string, string | undefined, string, ErrorCode]> = [
+        ['forge', undefined, docs[2]!, 'credential_required'],
+        ['forge', STEWARD_KEY, docs[2]!, 'steward_key_refused'],
+        ['forge', pending.key, docs[2]!, 'member_pending'],
+        ['vault', bob.session, vaultDoc, 'not_admitted'],
+        ['draft', bob.session, docs[2]!, 'space_not_active'],
+        ['no-such-space', bob.session, docs[2]!, 'space_not_found'],
       ];
-      for (const [slug, token, resource_id, status, detail] of refusals) {
-        const res = await propose(slug, token, { resource_id, rationale: 'Please' });
-        assert.equal(res.status, status, `${slug}: ${res.body?.detail}`);
-        assert.match(res.body.detail, detail);
-      }
+      for (const [slug, token, resource_id, code] of refusals) assertError(await propose(slug, token, { resource_id, rationale: 'Please' }), code, slug);
       assert.deepEqual(await pinRowCounts(server), before);
       // An active agent may propose with its key.
       const byBot = await proposed('forge', bot.key, docs[2]!);
@@ -236,6 +232,7 @@ for (const backend of backends()) {
       ] as const) {
         const res = await decide('forge', id, 'decline', owner.session, body);
         assert.equal(res.status, 422, JSON.stringify(body));
+        // The detail names the field at fault, and the rule or limit it breaks.
         assert.match(res.body.detail, detail);
       }
       assert.deepEqual(await pinRowCounts(server), before);
@@ -298,14 +295,12 @@ for (const backend of backends()) {
         ['forge', task.body.id as number],
         ['forge', 999999],
       ] as const) {
-        const expected = `no pin proposal ${target} in Space ${slug}`;
         for (const res of [
           await get(`/v0/spaces/${slug}/pin-proposals/${target}`),
           await decide(slug, target, 'accept', owner.session),
           await decide(slug, target, 'decline', owner.session, { reason: 'x' }),
         ]) {
-          assert.equal(res.status, 404);
-          assert.equal(res.body.detail, expected);
+          assertError(res, 'pin_proposal_not_found', `${slug} ${target}`);
         }
       }
       assert.equal((await decide('forge', 0, 'accept', owner.session)).status, 422);
@@ -354,7 +349,7 @@ for (const backend of backends()) {
       const since = await lastCursor(server);
       const [a, b] = await Promise.all([decide('forge', first, 'accept', owner.session), decide('forge', first, 'accept', STEWARD_KEY)]);
       assert.deepEqual([a.status, b.status].sort(), [200, 409]);
-      assert.equal((a.status === 409 ? a : b).body.detail, `pin proposal ${first} is already accepted`);
+      assertError(a.status === 409 ? a : b, 'pin_proposal_resolved');
       assert.deepEqual(await pinsOf('forge'), [docs[6]]);
 
       const second = await proposed('forge', carol.session, docs[5]!);

@@ -5,6 +5,7 @@ import { createResource, pinRowCounts } from './support/pins.js';
 import { seedAgent, seedMemberKey, setMemberStatus, resourceId } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
+import type { ErrorCode } from '../src/shared/error-catalogue.js';
 
 type Person = { handle: string; session: string };
 
@@ -119,21 +120,17 @@ for (const backend of backends()) {
       const miaKey = await seedMemberKey(server, 'mia');
       const before = await pinRowCounts(server);
       const body = { resource_ids: [a] };
-      const refusals: Array<[string, string | undefined, number, RegExp]> = [
-        ['forge', undefined, 401, /credential is required/],
-        ['forge', ada.session, 403, /Owner or Host role required/],
-        ['forge', mia.session, 403, /Owner or Host role required/],
-        ['forge', miaKey, 403, /Owner or Host role required/],
-        ['forge', 'sk_atrium_not-a-key', 401, /unknown or revoked member key/],
+      const refusals: Array<[string, string | undefined, ErrorCode]> = [
+        ['forge', undefined, 'credential_required'],
+        ['forge', ada.session, 'role_required'],
+        ['forge', mia.session, 'role_required'],
+        ['forge', miaKey, 'role_required'],
+        ['forge', 'sk_atrium_not-a-key', 'key_invalid'],
         // A host of forge only: Space-scoped powers stop at its border.
-        ['other', hank.session, 403, /Owner or Host role required/],
-        ['no-such-space', owner.session, 404, /no such Space: no-such-space/],
+        ['other', hank.session, 'role_required'],
+        ['no-such-space', owner.session, 'space_not_found'],
       ];
-      for (const [slug, token, status, detail] of refusals) {
-        const res = await setPins(slug, token, body);
-        assert.equal(res.status, status, `${slug} ${token}: ${res.body?.detail}`);
-        assert.match(res.body.detail, detail);
-      }
+      for (const [slug, token, code] of refusals) assertError(await setPins(slug, token, body), code, `${slug} ${token}`);
       assert.deepEqual(await pinRowCounts(server), before);
       // The Owner's own member key is a member credential: it sets pins like their session.
       const byKey = await setPins('forge', ownerKey, body);
@@ -164,6 +161,7 @@ for (const backend of backends()) {
       for (const [body, detail] of cases) {
         const res = await setPins('forge', owner.session, body);
         assert.equal(res.status, 422, JSON.stringify(body));
+        // The detail names the field at fault, and the rule or limit it breaks.
         assert.match(res.body.detail, detail, JSON.stringify(body));
       }
       assert.equal((await post('/v0/spaces/forge/pins', owner.session)).status, 422);
@@ -174,8 +172,7 @@ for (const backend of backends()) {
       const before = await pinRowCounts(server);
       for (const slug of ['draft', 'attic']) {
         for (const res of [await setPins(slug, owner.session, { resource_ids: [] }), await append(slug, owner.session, { resource_id: forge[0] })]) {
-          assert.equal(res.status, 409);
-          assert.match(res.body.detail, new RegExp(`^Space ${slug} is (proposed|archived): pins change only in an active Space$`));
+          assertError(res, 'space_not_active', slug);
         }
       }
       assert.deepEqual(await pinRowCounts(server), before);
@@ -219,35 +216,31 @@ for (const backend of backends()) {
       assert.deepEqual((await append('forge', STEWARD_KEY, { resource_id: b })).body.pinned_resources, [a, b]);
       assert.deepEqual((await append('forge', hank.session, { resource_id: c })).body.pinned_resources, [a, b, c]);
       const before = await pinRowCounts(server);
-      const refusals: Array<[string, string | undefined, number, RegExp]> = [
-        ['forge', undefined, 401, /credential is required/],
-        ['forge', ada.session, 403, /^only an Owner\/Host of Space forge or its designated maintainer may append pins$/],
+      const refusals: Array<[string, string | undefined, ErrorCode]> = [
+        ['forge', undefined, 'credential_required'],
+        ['forge', ada.session, 'pin_append_forbidden'],
         // mia maintains forge, not other.
-        ['other', mia.session, 403, /^only an Owner\/Host of Space other or its designated maintainer may append pins$/],
-        ['no-such-space', mia.session, 404, /no such Space/],
+        ['other', mia.session, 'pin_append_forbidden'],
+        ['no-such-space', mia.session, 'space_not_found'],
       ];
-      for (const [slug, token, status, detail] of refusals) {
-        const res = await append(slug, token, { resource_id: forge[3] });
-        assert.equal(res.status, status, `${slug}: ${res.body?.detail}`);
-        assert.match(res.body.detail, detail);
-      }
+      for (const [slug, token, code] of refusals) assertError(await append(slug, token, { resource_id: forge[3] }), code, slug);
       assert.deepEqual(await pinRowCounts(server), before);
     });
 
     it('appends only Resources of the same Space, never repository paths (422)', async () => {
       const before = await pinRowCounts(server);
-      const cases: Array<[unknown, RegExp]> = [
-        [{ resource_id: 'repo:README.md' }, /append takes a Resource of this Space, never a repository path/],
-        [{ resource_id: foreign }, new RegExp(`^body\\.resource_id: no Resource ${foreign} in Space forge$`)],
-        [{ resource_id: resourceId('nope') }, new RegExp(`no Resource ${resourceId('nope')} in Space forge`)],
-        [{ resource_id: '' }, /resource_id must NOT have fewer than 1 characters/],
-        [{ resource_id: forge[0], resource_ids: [forge[0]] }, /unknown field "resource_ids"/],
-        [{ resource_id: forge[4], reason: 'x'.repeat(501) }, /reason must NOT have more than 500 characters/],
+      const cases: Array<[unknown, ErrorCode, RegExp]> = [
+        [{ resource_id: 'repo:README.md' }, 'validation_failed', /append takes a Resource of this Space, never a repository path/],
+        [{ resource_id: foreign }, 'unknown_reference', new RegExp(`^body\\.resource_id: no Resource ${foreign} in Space forge$`)],
+        [{ resource_id: resourceId('nope') }, 'unknown_reference', new RegExp(`no Resource ${resourceId('nope')} in Space forge`)],
+        [{ resource_id: '' }, 'validation_failed', /resource_id must NOT have fewer than 1 characters/],
+        [{ resource_id: forge[0], resource_ids: [forge[0]] }, 'validation_failed', /unknown field "resource_ids"/],
+        [{ resource_id: forge[4], reason: 'x'.repeat(501) }, 'validation_failed', /reason must NOT have more than 500 characters/],
       ];
-      for (const [body, detail] of cases) {
+      for (const [body, code, detail] of cases) {
         const res = await append('forge', mia.session, body);
-        assert.equal(res.status, 422, JSON.stringify(body));
-        assert.match(res.body.detail, detail);
+        // The detail names the field at fault, and the rule or limit it breaks.
+        assert.match(assertError(res, code, JSON.stringify(body)), detail);
       }
       assert.deepEqual(await pinRowCounts(server), before);
     });
@@ -258,8 +251,7 @@ for (const backend of backends()) {
       const before = await pinRowCounts(server);
       for (const token of [mia.session, owner.session]) {
         const res = await append('forge', token, { resource_id: forge[5] });
-        assert.equal(res.status, 409);
-        assert.match(res.body.detail, /^Space forge already has 5 pins: an Owner\/Host must unpin one first \(nothing was evicted\)$/);
+        assertError(res, 'pin_limit_reached');
       }
       const pinned = await append('forge', mia.session, { resource_id: full[4] });
       assert.equal(pinned.status, 200);
@@ -294,22 +286,19 @@ for (const backend of backends()) {
       // The operator suspended, then reinstated.
       await setMemberStatus(server, 'ada', 'suspended');
       const suspended = await append('works', bot.key, { resource_id: docs[2] });
-      assert.equal(suspended.status, 403);
-      assert.equal(suspended.body.detail, "agent ada-bot's operator ada is suspended");
+      assertError(suspended, 'member_suspended');
       await setMemberStatus(server, 'ada', 'active');
 
       // The operator removed from the Space.
       assert.equal((await post('/v0/spaces/works/members/ada/remove', owner.session)).status, 200);
       const operatorRemoved = await append('works', bot.key, { resource_id: docs[2] });
-      assert.equal(operatorRemoved.status, 403);
-      assert.equal(operatorRemoved.body.detail, 'maintainer ada-bot acts for ada, who was removed from Space works');
+      assertError(operatorRemoved, 'pin_append_forbidden');
       assert.equal((await post('/v0/spaces/works/invitations', owner.session, { member: 'ada' })).status, 201);
       assert.equal((await post('/v0/spaces/works/join', ada.session)).status, 200);
       // The maintainer itself removed.
       assert.equal((await post('/v0/spaces/works/members/ada-bot/remove', owner.session)).status, 200);
       const removed = await append('works', bot.key, { resource_id: docs[2] });
-      assert.equal(removed.status, 403);
-      assert.match(removed.body.detail, /^ada-bot was removed from Space works$/);
+      assertError(removed, 'not_admitted');
       assert.deepEqual(await pinsOf('works'), [docs[0], docs[1]]);
       // Admission and role changes were written since, but no pin and no pin event.
       assert.equal((await pinRowCounts(server)).spaces, before.spaces);
@@ -323,7 +312,7 @@ for (const backend of backends()) {
       const results = await Promise.all(docs.map((id, i) => append('rush', i % 2 ? owner.session : STEWARD_KEY, { resource_id: id })));
       const statuses = results.map((r) => r.status).sort();
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 409, 409]);
-      for (const r of results.filter((r) => r.status === 409)) assert.match(r.body.detail, /already has 5 pins/);
+      for (const r of results.filter((r) => r.status === 409)) assertError(r, 'pin_limit_reached');
       const pinned = await pinsOf('rush');
       assert.equal(pinned.length, 5);
       assert.equal(new Set(pinned).size, 5);

@@ -5,6 +5,7 @@ import { startSession } from '../src/identity/sessions.js';
 import { hostEvents, lastCursor } from './support/events.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
+import type { ErrorCode } from '../src/shared/error-catalogue.js';
 
 
 
@@ -82,22 +83,22 @@ for (const backend of backends()) {
     it('refuses invalid assignments with 422 and writes nothing', async () => {
       const since = await lastCursor(server);
       const before = await assignmentCount(server);
-      const cases: Array<[string, unknown, RegExp]> = [
-        ['agent as owner', { member: 'tidy', role: 'owner' }, /agents never hold/],
-        ['agent as host of a Space', { member: 'tidy', role: 'host', space: 'den' }, /agents never hold/],
-        ['maintainer without Space', { member: 'carol', role: 'maintainer' }, /scoped to one Space/],
-        ['unknown Space', { member: 'carol', role: 'host', space: 'nowhere' }, /no such Space/],
-        ['unknown member', { member: 'ghost', role: 'host' }, /no such member/],
-        ['unknown role', { member: 'carol', role: 'admin' }, /role/],
-        ['wrong type', { member: 'carol', role: 'host', space: 7 }, /space/],
-        ['unknown field', { member: 'carol', role: 'host', reason: 'x' }, /unknown field "reason"/],
-        ['missing member', { role: 'host' }, /member/],
-        ['bad handle', { member: 'A'.repeat(33), role: 'host' }, /member/],
+      const cases: Array<[string, unknown, ErrorCode, RegExp]> = [
+        ['agent as owner', { member: 'tidy', role: 'owner' }, 'validation_failed', /agents never hold/],
+        ['agent as host of a Space', { member: 'tidy', role: 'host', space: 'den' }, 'validation_failed', /agents never hold/],
+        ['maintainer without Space', { member: 'carol', role: 'maintainer' }, 'validation_failed', /scoped to one Space/],
+        ['unknown Space', { member: 'carol', role: 'host', space: 'nowhere' }, 'unknown_reference', /no such Space/],
+        ['unknown member', { member: 'ghost', role: 'host' }, 'unknown_reference', /no such member/],
+        ['unknown role', { member: 'carol', role: 'admin' }, 'validation_failed', /role/],
+        ['wrong type', { member: 'carol', role: 'host', space: 7 }, 'validation_failed', /space/],
+        ['unknown field', { member: 'carol', role: 'host', reason: 'x' }, 'validation_failed', /unknown field "reason"/],
+        ['missing member', { role: 'host' }, 'validation_failed', /member/],
+        ['bad handle', { member: 'A'.repeat(33), role: 'host' }, 'validation_failed', /member/],
       ];
-      for (const [label, body, detail] of cases) {
+      for (const [label, body, code, detail] of cases) {
         const res = await server.request('POST', '/v0/role-assignments', { token: STEWARD_KEY, body });
-        assert.equal(res.status, 422, label);
-        assert.match(res.body.detail, detail, label);
+        // The detail names the field at fault, and the rule it breaks.
+        assert.match(assertError(res, code, label), detail, label);
       }
       assert.equal(await assignmentCount(server), before);
       assert.deepEqual(await hostEvents(server, since), []);
@@ -106,10 +107,9 @@ for (const backend of backends()) {
     it('refuses a duplicate active assignment with 409', async () => {
       const before = await assignmentCount(server);
       const dup = await server.request('POST', '/v0/role-assignments', { token: STEWARD_KEY, body: { member: 'carol', role: 'host', space: 'den' } });
-      assert.equal(dup.status, 409);
-      assert.match(dup.body.detail, /already holds host in den/);
+      assertError(dup, 'role_already_held');
       const hostWide = await server.request('POST', '/v0/role-assignments', { token: STEWARD_KEY, body: { member: 'olivia', role: 'owner', space: null } });
-      assert.equal(hostWide.status, 409);
+      assertError(hostWide, 'role_already_held');
       assert.equal(await assignmentCount(server), before);
     });
 
@@ -118,8 +118,7 @@ for (const backend of backends()) {
       const body = { member: 'carol', role: 'host', space: 'loft' };
       assert.equal((await server.request('POST', '/v0/role-assignments', { body })).status, 401);
       const byHost = await server.request('POST', '/v0/role-assignments', { token: hana.session, body });
-      assert.equal(byHost.status, 403);
-      assert.match(byHost.body.detail, /Owner/);
+      assertError(byHost, 'role_required');
       assert.equal((await server.request('POST', '/v0/role-assignments', { token: carol.session, body })).status, 403);
       const key = await server.app.ctx.db.transaction((tx) => mintMemberKey(tx, 'olivia', 'client_activation', 'test client'));
       assert.equal((await server.request('POST', '/v0/role-assignments', { token: key.key, body })).status, 403, 'owner API keys are refused');
@@ -153,8 +152,8 @@ for (const backend of backends()) {
       assert.equal((await server.request('GET', '/v0/role-assignments', { token: dave.token })).status, 200);
       assert.equal((await server.request('GET', '/v0/role-assignments')).status, 401);
       const bad = await server.request('GET', '/v0/role-assignments?status=expired', { token: STEWARD_KEY });
-      assert.equal(bad.status, 422);
-      assert.match(bad.body.detail, /status/);
+      // The detail names the parameter at fault.
+      assert.match(assertError(bad, 'validation_failed'), /status/);
     });
 
     it('revokes an assignment: it stops granting power and stays listed as revoked', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents } from './support/events.js';
 import { rowCounts, seedAgent } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Assurance = 'independent_principal' | 'distinct_member' | 'self_attested';
 const POLICIES: Assurance[] = ['independent_principal', 'distinct_member', 'self_attested'];
@@ -94,7 +95,8 @@ for (const backend of backends()) {
             const res = await complete(slug, id, pair.completer);
             const events = await hostEvents(server, since);
             if (!allowed) {
-              assert.equal(res.status, 403, `${label}: expected 403, got ${res.status}`);
+              assertError(res, 'provenance_insufficient', label);
+              // The detail names which rule refused: the kind's own, or the Space's review policy.
               assert.match(
                 res.body.detail,
                 kind === 'merge' || kind === 'production'
@@ -134,7 +136,8 @@ for (const backend of backends()) {
       // Even where the policy lets anyone complete their own evidence, merge work needs another principal.
       const merge = await submitted(slug, 'merge', 'ada');
       const byAgent = await complete(slug, merge, 'ada-bot');
-      assert.equal(byAgent.status, 403);
+      assertError(byAgent, 'provenance_insufficient');
+      // The detail names both accountable principals and who could complete the task instead.
       assert.equal(
         byAgent.body.detail,
         "merge tasks always need a completer whose accountable principal differs from the worker's: " +
@@ -146,13 +149,15 @@ for (const backend of backends()) {
       const evidenceSlug = spaceFor('independent_principal');
       const evidence = await submitted(evidenceSlug, 'evidence', 'ada-bot');
       const lone = await complete(evidenceSlug, evidence, 'ada');
-      assert.equal(lone.status, 403);
+      assertError(lone, 'provenance_insufficient');
+      // The instruction is the point: who could complete it, and the command that changes the policy.
       assert.match(lone.body.detail, new RegExp(`^Space ${evidenceSlug} has review policy independent_principal`));
       assert.match(lone.body.detail, /Who could complete it: another human, or an agent whose confirmed operator is someone else\./);
       assert.match(lone.body.detail, new RegExp(`atrium spaces review-policy ${evidenceSlug} POLICY --reason TEXT\` \\(after \`atrium sign-in\`\\)`));
       const production = await submitted(slug, 'production', 'ada-bot');
       const byOperator = await complete(slug, production, 'ada');
-      assert.equal(byOperator.status, 403);
+      assertError(byOperator, 'provenance_insufficient');
+      // The detail names the accountable principal both share.
       assert.match(byOperator.body.detail, /ada cannot complete work by ada-bot \(accountable principal ada\)/);
       // Another principal's agent may.
       const done = await complete(slug, merge, 'bob-bot');
@@ -178,7 +183,8 @@ for (const backend of backends()) {
       await setPolicy('shifting', 'independent_principal');
       const before = await rowCounts(server);
       const refused = await complete('shifting', id, 'ada');
-      assert.equal(refused.status, 403);
+      assertError(refused, 'provenance_insufficient');
+      // The detail names the policy in force now, not the one at submission.
       assert.match(refused.body.detail, /review policy independent_principal, so the completer's accountable principal must differ/);
       assert.deepEqual(await rowCounts(server), before);
       await setPolicy('shifting', 'distinct_member');
@@ -218,7 +224,8 @@ for (const backend of backends()) {
       const strict = spaceFor('independent_principal');
       const id = await submitted(strict, 'evidence', 'legacy-bot');
       const refused = await complete(strict, id, 'bob');
-      assert.equal(refused.status, 403);
+      assertError(refused, 'provenance_insufficient');
+      // The detail says the worker's principal is unknown, which the code does not carry.
       assert.match(refused.body.detail, /legacy-bot \(accountable principal unknown\)/);
       assert.match(refused.body.detail, /has no principal that could differ/);
       const lenient = spaceFor('distinct_member');
