@@ -17,6 +17,7 @@ import { answers, destinationFor, startGateway, startUpstream, type TestGateway,
 import { ContractChecker } from './support/contract.js';
 import { seedAgent } from './support/seed.js';
 import { backends, freePort, STEWARD_KEY, withPg, type Backend, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 /**
  * The service and the real gateway together (the gateway as `atrium gateway`
@@ -39,7 +40,7 @@ interface LoggedServer {
   app: App;
   /** Every line the service logged, as written. */
   log: string[];
-  request(method: string, path: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; body: Json }>;
+  request(method: string, path: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; headers: Headers; body: Json }>;
   /** Every row of every table, as text. */
   everything(): Promise<string>;
   stop(): Promise<void>;
@@ -88,7 +89,7 @@ async function startLoggedServer(backend: Backend, env: Record<string, string>):
       const text = await res.text();
       const body = text === '' ? undefined : JSON.parse(text);
       contract.check(method, path, res.status, body);
-      return { status: res.status, body };
+      return { status: res.status, headers: res.headers, body };
     },
     async everything() {
       const db = app.ctx.db.kysely;
@@ -235,20 +236,17 @@ for (const backend of backends()) {
         token: botKey,
         body: { connection_id: 'weather', run_id: 'run-ticket-1', purpose: 'Harness call', request: forecast() },
       });
-      assert.equal(again.status, 409);
-      assert.match(again.body.detail, /^run_id_reused: /);
+      assertError(again, 'run_id_reused');
     });
 
     it('refusals, the gateway’s included, do not use a run id up', async () => {
       const beforeLedger = (await gateway.ledger()).length;
       const refusedHere = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: { ...forecast(), headers: { Cookie: 'a=b' } } });
-      assert.equal(refusedHere.status, 403);
-      assert.match(refusedHere.body.detail, /^header_denied: /);
+      assertError(refusedHere, 'header_denied');
       assert.equal((await gateway.ledger()).length, beforeLedger, "the service's refusal reached no ledger");
 
       const refusedThere = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: { method: 'GET', url: upstream.url('/v2/elsewhere') } });
-      assert.equal(refusedThere.status, 403);
-      assert.match(refusedThere.body.detail, /^destination_denied: /);
+      assertError(refusedThere, 'destination_denied');
       const denied = (await gateway.ledger()).filter((r) => r.run_id === 'run-retry');
       assert.deepEqual(
         denied.map((r) => r.decision),
@@ -258,8 +256,7 @@ for (const backend of backends()) {
       const ok = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: forecast() });
       assert.equal(ok.status, 200, ok.body?.detail);
       const reused = await call({ connection_id: 'weather', run_id: 'run-retry', purpose: 'p', request: forecast() });
-      assert.equal(reused.status, 409);
-      assert.match(reused.body.detail, /^run_id_reused: /);
+      assertError(reused, 'run_id_reused');
     });
 
     it('a claimed task lets a task-bound connection call, and the event names it', async () => {
@@ -267,8 +264,7 @@ for (const backend of backends()) {
       assert.equal(task.status, 201);
       const body = { connection_id: 'tasked', task_id: task.body.id, purpose: 'For the task', request: forecast() };
       const unclaimed = await call(body);
-      assert.equal(unclaimed.status, 403);
-      assert.match(unclaimed.body.detail, /^task_not_claimed: /);
+      assertError(unclaimed, 'task_not_claimed');
       assert.equal((await server.request('POST', `/v0/spaces/garden/tasks/${task.body.id}/claim`, { token: botKey })).status, 200);
       const res = await call({ ...body, run_id: 'run-task' });
       assert.equal(res.status, 200, res.body?.detail);
@@ -288,7 +284,10 @@ for (const backend of backends()) {
       const results = await Promise.all([call(body), call(body)]);
       const statuses = results.map((r) => r.status).sort();
       assert.deepEqual(statuses, [200, 409], JSON.stringify(results.map((r) => r.body)));
-      assert.match(results.find((r) => r.status === 409)!.body.detail, /^(approval_consumed|run_id_reused): /);
+      const lost = results.find((r) => r.status === 409)!;
+      const code = lost.headers.get('atrium-error');
+      assert.ok(code === 'approval_consumed' || code === 'run_id_reused', JSON.stringify(lost.body));
+      assertError(lost, code);
       assert.equal(upstream.received.filter((r) => r.url === '/v1/readings').length, seen + 1);
       const posted = upstream.received.filter((r) => r.url === '/v1/readings').at(-1)!;
       assert.equal(posted.body.toString(), '{"reading":1}');
@@ -380,7 +379,7 @@ for (const backend of backends()) {
         headers: { authorization: `Bearer ${keys[handle]}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Json };
+      return { status: res.status, headers: res.headers, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Json };
     };
     /** Starts a call and resolves, once the provider holds it, with its answer to come. */
     const inFlight = async (handle: string, body: unknown) => {
@@ -398,8 +397,9 @@ for (const backend of backends()) {
       const first = await inFlight('scout', { connection_id: 'weather', run_id: 'run-first', purpose: 'Hold on', request: { method: 'GET', url: upstream.url('/v1/held') } });
       const ledger = (await gateway.ledger()).length;
       const refused = await call('scout', { connection_id: 'spare', run_id: 'run-second', purpose: 'Meanwhile', request: { method: 'GET', url: upstream.url('/v1/forecast') } });
-      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assertError(refused, 'too_many_calls');
       assert.equal(refused.retryAfter, '1');
+      // Which bound was reached, the member's or the connection's, is the point.
       assert.match(refused.body.detail, /^too_many_calls: scout already has 1 external calls in flight/);
       assert.equal((await gateway.ledger()).length, ledger, 'the gateway was not asked');
       assert.ok(!(await runs()).some((r) => r.includes('run-second')), 'no run id was used');
@@ -421,8 +421,9 @@ for (const backend of backends()) {
       const first = await inFlight('scout', { connection_id: 'weather', run_id: 'run-holding', purpose: 'Hold on', request: { method: 'GET', url: upstream.url('/v1/held') } });
       const sent = upstream.received.length;
       const refused = await call('wren', body);
-      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assertError(refused, 'too_many_calls');
       assert.equal(refused.retryAfter, '1');
+      // Which bound was reached, the member's or the connection's, is the point.
       assert.match(refused.body.detail, /^too_many_calls: connection weather already has 1 calls in flight/);
       assert.equal(upstream.received.length, sent, 'nothing reached the provider');
       assert.ok(!(await runs()).some((r) => r.includes('run-approved')), 'the run id is free again');

