@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { rowCounts, seedAgent } from './support/seed.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -137,8 +138,7 @@ for (const backend of backends()) {
       const proposed = await server.request('POST', '/v0/spaces', { token: alice.session, body: { slug: 'later', name: 'later' } });
       assert.equal(proposed.status, 201);
       const notActive = await create('later', { name: 'early' }, alice.session);
-      assert.equal(notActive.status, 409);
-      assert.match(notActive.body.detail, /proposed/);
+      assertError(notActive, 'space_not_active');
       const after = { ...(await rowCounts(server)), channels: await channelCount() };
       // Only the proposal of `later` was written.
       assert.equal(after.channels, before.channels);

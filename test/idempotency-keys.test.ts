@@ -11,6 +11,7 @@ import { IdempotencyKeys } from '../src/shared/idempotency-keys.js';
 import { TestClock } from './support/clock.js';
 import { ContractChecker } from './support/contract.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 /**
  * The `Idempotency-Key` mechanism (docs/idempotency.md), independent of any
@@ -102,6 +103,7 @@ const plainThing = defineOperation({
 
 interface Answer {
   status: number;
+  headers: Headers;
   text: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
@@ -150,7 +152,7 @@ for (const backend of backends()) {
       const text = await res.text();
       const parsed = text === '' ? undefined : JSON.parse(text);
       contract.check('POST', path, res.status, parsed);
-      return { status: res.status, text, body: parsed };
+      return { status: res.status, headers: res.headers, text, body: parsed };
     };
 
     it('declares the optional header, with its pattern, and the answers it adds, on flagged operations only', () => {
@@ -197,8 +199,7 @@ for (const backend of backends()) {
       const first = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil' } });
       const runs = state.runs;
       const other = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil', tags: [] } });
-      assert.equal(other.status, 422);
-      assert.match(other.body.detail, /Idempotency-Key was already used with a different request body/);
+      assertError(other, 'idempotency_key_reused');
       assert.equal(state.runs, runs);
       const again = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil' } });
       assert.equal(again.text, first.text);
@@ -228,8 +229,7 @@ for (const backend of backends()) {
       await running;
       state.started = undefined;
       const during = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'boil' } });
-      assert.equal(during.status, 409);
-      assert.match(during.body.detail, /still running/);
+      assertError(during, 'idempotency_key_running');
       // Another body is refused for what it is even while the first runs.
       const otherBody = await post('/v0/test-things/kettle', { token: alice, key, body: { note: 'steam' } });
       assert.equal(otherBody.status, 422);

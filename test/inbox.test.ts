@@ -4,6 +4,7 @@ import { lastCursor } from './support/events.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 type Person = { handle: string; session: string };
 
@@ -170,8 +171,7 @@ for (const backend of backends()) {
       assert.deepEqual([...none.events, ...rest.events].map((e) => e.cursor), head.events.map((e) => e.cursor));
 
       const beyond = await server.request('GET', '/v0/me/inbox-events?since=999999999', { token: bob.session });
-      assert.equal(beyond.status, 422);
-      assert.match(beyond.body.detail, /beyond/);
+      assertError(beyond, 'cursor_beyond_head');
       for (const query of ['?limit=0', '?limit=501', '?since=-1', '?since=x', '?limit=']) {
         assert.equal((await server.request('GET', `/v0/me/inbox-events${query}`, { token: bob.session })).status, 422, query);
       }

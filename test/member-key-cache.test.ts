@@ -7,6 +7,7 @@ import { hashSecret } from '../src/shared/secrets.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
 import { grantTokens, postForm } from './support/oauth.js';
 import { backends, startServer, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 const resolution = (): KeyResolution => ({
   member: {
@@ -122,8 +123,7 @@ for (const backend of backends()) {
       await setMemberStatus(first, 'otto', 'suspended');
       await forgotten(second, agent.key);
       const refused = await second.request('GET', '/v0/me', { token: agent.key });
-      assert.equal(refused.status, 403);
-      assert.match(refused.body.detail, /operator otto is suspended/);
+      assertError(refused, 'member_suspended');
     });
 
     it('forgets what this node writes as it writes it, before any announcement could arrive', async () => {
@@ -181,8 +181,7 @@ for (const backend of backends()) {
           assert.equal((await first.request('GET', '/v0/me', { token: agent.key })).status, 200);
           other.prepare("update members set status = 'suspended' where handle = 'ivy'").run();
           const refused = await first.request('GET', '/v0/me', { token: agent.key });
-          assert.equal(refused.status, 403);
-          assert.match(refused.body.detail, /operator ivy is suspended/);
+          assertError(refused, 'member_suspended');
           // A key's last-use refresh is no change to what a resolution carries: it is not counted.
           const counted = () => other.prepare('select changes from credential_changes').pluck().get() as number;
           const before = counted();

@@ -229,8 +229,7 @@ for (const backend of backends()) {
       const self = await dm('plaza', { to: 'alice', body: 'hi' }, alice.session);
       assertError(self, 'validation_failed');
       const unknown = await dm('plaza', { to: 'nobody-at-all', body: 'hi' }, alice.session);
-      assert.equal(unknown.status, 422);
-      assert.match(unknown.body.detail, /no such member/);
+      assertError(unknown, 'unknown_reference');
       assert.equal((await dm('plaza', { to: 'Not A Handle', body: 'hi' }, alice.session)).status, 422);
       assert.equal((await dm('plaza', { to: 'bob', body: '' }, alice.session)).status, 422);
       assert.equal((await dm('plaza', { to: 'bob', body: 'b'.repeat(20001) }, alice.session)).status, 422);

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { TestClock } from './support/clock.js';
 import { backends, startServer, type TestResponse, type TestServer } from './support/server.js';
+import { assertError } from './support/errors.js';
 
 /**
  * Per-address limits hold exactly under concurrency, on both databases and,
@@ -81,6 +82,8 @@ for (const backend of backends()) {
       const limited = answers.filter((r) => r.status === 429);
       assert.equal(limited.length, CONCURRENT - LIMIT, JSON.stringify(statusCounts(answers)));
       for (const r of limited) {
+        assertError(r, 'rate_limited');
+        // Which limit: activation polls, not the other per-address buckets.
         assert.match(r.body.detail, /too many activation polls/);
         assert.ok(Number(r.headers.get('retry-after')) > 0);
       }

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { backends } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
+import { assertError } from './support/errors.js';
 
 // The product's main story, end to end: people propose, approve and join a
 // Space, register and approve an agent, talk, hand work to the agent, review
@@ -97,8 +98,7 @@ for (const backend of backends()) {
       assert.match(agentKey, /^sk_atrium_/);
       // Pending, the key authenticates but every action is refused.
       const early = await asAgent('POST', `/v0/spaces/${slug}/join`);
-      assert.equal(early.status, 403);
-      assert.equal(early.body.detail, `member ${agent} is pending approval`);
+      assertError(early, 'member_pending');
       await adaPage.getByRole('button', { name: 'I have stored the key' }).click();
       const mine = adaPage.getByRole('region', { name: 'Agents you operate' });
       await mine.getByRole('button', { name: `Confirm @${agent}` }).click();
