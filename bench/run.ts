@@ -156,12 +156,14 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         if (wanted(name)) row(name, baseline).results.set(tree.label, await run(opts, basePid));
       };
 
+      // The OAuth token is obtained before any scenario runs, so that whatever its consent writes
+      // (a grant, its event) has settled before the key poll it is compared with, as well as before its own.
+      const token = wanted('empty tail poll (OAuth token)') ? await oauthAccessToken(base, seeded.writerSession ?? seeded.session, seeded.writerSession ? 'bench-writer-0' : 'bench-owner') : undefined;
       // Reads first, over the seeded log, so writes do not change what they read.
       await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
       await put('empty tail poll (anonymous)', 'empty', { url: base + tailPath });
       await put('empty tail poll (member key)', 'empty', { url: base + tailPath, headers: member });
       // The same poll by the same member with an OAuth access token for the REST API: a token check should cost no more than a key check.
-      const token = wanted('empty tail poll (OAuth token)') ? await oauthAccessToken(base, seeded.writerSession ?? seeded.session, seeded.writerSession ? 'bench-writer-0' : 'bench-owner') : undefined;
       if (token) await put('empty tail poll (OAuth token)', 'empty', { url: base + tailPath, headers: { authorization: `Bearer ${token}` } });
       await put('inbox page, 100 events (session)', 'get', { url: `${base}/v0/me/inbox-events?limit=100`, headers: owner });
       await put('read a Resource (4 KiB of Markdown)', 'get', { url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}` });
