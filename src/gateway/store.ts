@@ -139,7 +139,10 @@ export async function migrateStore(store: GatewayStore): Promise<void> {
  * Kysely's migrator lists every table of the database, in every schema, to
  * find its own; a schema dropped meanwhile by someone else sharing the
  * database (a service host, a test next to this one) fails that listing.
- * Nothing of ours was touched, so migrating again is safe.
+ * Nothing of ours was touched, so migrating again is safe. The service's
+ * storage has the same rule (storage/database.ts); it is repeated here rather
+ * than imported because the gateway takes nothing from the service but wire
+ * types and the egress module: what it imports is what can touch a secret.
  */
 function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
   if (typeof error !== 'object' || error === null) return false;
