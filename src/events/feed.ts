@@ -9,7 +9,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { emittedPayload, referencedMessageId } from './stored-once.js';
 import type { EventTable } from './tables.js';
 import type { EventTail } from './tail.js';
-import type { AtriumEvent, FeedAnswer, FeedPage } from './types.js';
+import type { AtriumEvent, EventType, FeedAnswer, FeedPage } from './types.js';
 
 /** Where feeds are read from: the database, and its dialect (a page reads message bodies by reference, stored-once.ts). */
 export type EventStore = Pick<Database, 'kysely' | 'dialect'>;
@@ -210,7 +210,8 @@ function readerHandle(reader: Actor | null): string | null {
 export function toEvent(row: EventRow & { message_body: string | null }): AtriumEvent {
   return {
     cursor: Number(row.cursor),
-    type: row.type,
+    // Only `emit` writes the log, and it takes nothing but a declared type.
+    type: row.type as EventType,
     space: row.space,
     actor: row.actor,
     subjects: JSON.parse(row.subjects) as string[],

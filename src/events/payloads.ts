@@ -163,6 +163,9 @@ type PayloadFields = typeof EVENT_PAYLOAD_FIELDS;
 /** Every event type Atrium emits, with the payload a service passes to `emit`. */
 export type EventPayloads = { [T in keyof PayloadFields]: Static<TObject<PayloadFields[T]>> };
 
+/** Every event type, at run time (the contract's `type` values), in declaration order. */
+export const EVENT_TYPES = Object.keys(EVENT_PAYLOAD_FIELDS) as Array<keyof PayloadFields>;
+
 /** What every event means in a sentence; the contract and docs show it with the type. */
 export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
   space_proposed: 'A member proposed a Space.',

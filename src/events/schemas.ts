@@ -1,16 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../shared/errors.js';
-import { Handle, PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
-import { SpaceSlug } from '../spaces/schemas.js';
-import { EVENT_MEANINGS, payloadSchema, type EventPayloads } from './payloads.js';
-import { EVENT_TYPES, type AtriumEvent, type EventType } from './types.js';
+import { PageLimit, StringEnum } from '../shared/schemas.js';
+import { EventObjectSchema, FeedPageObjectSchema } from './event-object.js';
+import { EVENT_MEANINGS, EVENT_TYPES, payloadSchema, type EventPayloads } from './payloads.js';
+import type { AtriumEvent, EventType } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
 /** Longest long poll, in seconds: under common proxies' idle timeouts, and bounds what a waiting reader holds. */
 export const MAX_FEED_WAIT = 30;
 export const DEFAULT_FEED_LIMIT = 100;
-
-const EventCursor = Type.Integer({ minimum: 1, description: 'Host-wide, strictly increasing in commit order, sparse.' });
 
 /** `space_proposed` → `SpaceProposedEvent`: the contract's name for one event type's schema. */
 export function eventSchemaName(type: EventType): string {
@@ -20,21 +18,16 @@ export function eventSchemaName(type: EventType): string {
 /**
  * One schema per event type: the event object (docs/protocol.md#events) with
  * `type` fixed and the payload's own fields, so a generated client narrows an
- * event's payload by its `type`.
+ * event's payload by its `type`. Overriding in place keeps the object's field
+ * order, which the contract shows.
  */
 export const eventVariantSchemas = EVENT_TYPES.map((type) =>
   Type.Object(
     {
-      cursor: EventCursor,
+      ...EventObjectSchema.properties,
       // A one-value enum rather than `const`: the contract renders either as this, and MCP reads the same.
       type: StringEnum([type]),
-      space: Type.Union([SpaceSlug, Type.Null()], { description: 'The Space the event belongs to; null for host-wide events.' }),
-      actor: Type.Union([Handle, Type.Null()], { description: 'Acting handle; null when the steward key or the system acted (see `payload.via`).' }),
-      subjects: Type.Array(Type.String(), {
-        description: 'What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`.',
-      }),
       payload: payloadSchema(type),
-      created_ts: Timestamp,
     },
     { $id: eventSchemaName(type), title: type, description: EVENT_MEANINGS[type], additionalProperties: false },
   ),
@@ -56,12 +49,9 @@ export const EventSchema = Type.Unsafe<AnyEvent>({
   },
 });
 
+/** The contract's feed page: the page's fields, its events named as `Event` so clients see the per-type union. */
 export const FeedPageSchema = Type.Object(
-  {
-    events: Type.Array(Type.Ref('Event')),
-    cursor: Type.Integer({ minimum: 0, description: "The last event's cursor, or `since` on an empty page." }),
-    protocol: Type.String(),
-  },
+  { ...FeedPageObjectSchema.properties, events: Type.Array(Type.Ref('Event')) },
   { $id: 'FeedPage', additionalProperties: false },
 );
 

@@ -1,9 +1,8 @@
-import { EVENT_PAYLOAD_FIELDS, type EVENT_VIA, type EventPayloads } from './payloads.js';
+import type { Static } from '@sinclair/typebox';
+import type { EventObjectSchema, FeedPageObjectSchema } from './event-object.js';
+import type { EVENT_VIA, EventPayloads } from './payloads.js';
 
 export type { EventPayloads } from './payloads.js';
-
-/** Every event type, at run time (the contract's `type` values), in declaration order. */
-export const EVENT_TYPES = Object.keys(EVENT_PAYLOAD_FIELDS) as Array<keyof EventPayloads>;
 
 export type EventType = keyof EventPayloads;
 
@@ -23,23 +22,11 @@ export interface NewEvent<T extends EventType = EventType> {
   audience?: string[];
 }
 
-/** The wire shape of an event (docs/protocol.md#the-event-object). */
-export interface AtriumEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-  created_ts: string;
-}
+/** The wire shape of an event of any type (docs/protocol.md#the-event-object), as its schema declares it. */
+export type AtriumEvent = Static<typeof EventObjectSchema>;
 
-/** One page of a feed, as the contract shapes it. */
-export interface FeedPage {
-  events: AtriumEvent[];
-  cursor: number;
-  protocol: string;
-}
+/** One page of a feed, as its schema declares it. */
+export type FeedPage = Static<typeof FeedPageObjectSchema>;
 
 /** A page as it is sent: the page, its JSON, and the entity tag of that JSON (for `If-None-Match`). */
 export interface FeedAnswer {
