@@ -1,16 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '../shared/errors.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { ChannelSchema } from './schemas.js';
 import type { ChannelTable } from './tables.js';
 
-/** The wire shape of a channel (src/channels/schemas.ts). */
-export interface Channel {
-  space: string;
-  name: string;
-  topic: string;
-  created_by: string | null;
-  created_ts: string;
-}
+/** The wire shape of a channel, as its schema declares it. */
+export type Channel = Static<typeof ChannelSchema>;
 
 export function toChannel(row: Selectable<ChannelTable>): Channel {
   return { space: row.space, name: row.name, topic: row.topic, created_by: row.created_by, created_ts: row.created_ts };

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 import type { MemberRecord } from './records.js';
@@ -33,19 +33,8 @@ export const MemberRef = Type.Ref('Member');
 const EMAIL_LIKE = /[^\s@]+@[^\s@]+/;
 export const REDACTED_OPERATOR = '[redacted]';
 
-export interface MemberView {
-  id: string;
-  handle: string;
-  type: 'human' | 'agent';
-  display_name: string;
-  operator?: string;
-  operator_confirmed?: boolean;
-  capabilities: string[];
-  status: 'pending' | 'active' | 'suspended';
-  created_ts: string;
-  email?: string;
-  email_verified?: boolean;
-}
+/** The wire shape of a member, as its schema declares it. */
+export type MemberView = Static<typeof MemberSchema>;
 
 /**
  * The wire form of a member. `private` (the steward key, or the member reading
