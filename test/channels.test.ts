@@ -105,14 +105,15 @@ for (const backend of backends()) {
       assert.equal((await create('plaza', { name: 'design-review', topic: 'again' }, alice.session)).status, 409);
       for (const name of ['', 'General', 'a--b', '-a', 'a-', 'a_b', 'a b', 'x'.repeat(65), 'café']) {
         const res = await create('plaza', { name }, alice.session);
-        assert.equal(res.status, 422, `name ${JSON.stringify(name)}`);
+        assertError(res, 'validation_failed', `name ${JSON.stringify(name)}`);
+        // The detail names the field at fault.
         assert.match(res.body.detail, /name/);
       }
       assert.equal((await create('plaza', { name: 'x'.repeat(64) }, alice.session)).status, 201);
       assert.equal((await create('plaza', { name: 'long-topic', topic: 't'.repeat(281) }, alice.session)).status, 422);
       assert.equal((await create('plaza', { name: 'nul-topic', topic: 'a\u0000b' }, alice.session)).status, 422);
       const unknown = await create('plaza', { name: 'extra', colour: 'red' }, alice.session);
-      assert.equal(unknown.status, 422);
+      assertError(unknown, 'validation_failed');
       assert.match(unknown.body.detail, /unknown field "colour"/);
       assert.equal((await create('plaza', { topic: 'no name' }, alice.session)).status, 422);
       assert.equal((await server.request('POST', '/v0/spaces/plaza/channels', { token: alice.session })).status, 422);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner } from './support/cli.js';
+import { assertRefusal, CliRunner } from './support/cli.js';
 import { answers, destinationFor, startGateway, startUpstream, type TestGateway, type Upstream } from './support/gateway.js';
 import { seedAgent } from './support/seed.js';
 import { backends, startServer, type TestServer } from './support/server.js';
@@ -60,8 +60,7 @@ for (const backend of backends()) {
       assert.equal(listed.code, 0, listed.stderr);
       assert.equal(listed.stdout, 'ID     APPROVAL NEEDED FOR  TASK REQUIRED  MAX TTL\nnotes  POST                 no             30s\n');
       const none = await cli.run(['connections', 'list', '--space', 'desk'], asHost);
-      assert.notEqual(none.code, 0, 'the owner is not admitted');
-      assert.match(none.stderr, /not admitted to Space desk/);
+      assert.equal(assertRefusal(none, 403), 'not_admitted', 'the owner is not admitted');
     });
 
     it('calls, printing status, headers and a text body with control characters made harmless', async () => {
@@ -81,8 +80,7 @@ for (const backend of backends()) {
       assert.equal(got.headers.authorization, 'Bearer cli-provider-secret');
 
       const again = await cli.run(['call', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/note?lang=en'), '--run-id', 'cli-run-1', '--purpose', 'Read the note again'], asBot);
-      assert.notEqual(again.code, 0);
-      assert.match(again.stderr, /run_id_reused: /);
+      assert.equal(assertRefusal(again, 409), 'run_id_reused');
     });
 
     it('an Owner/Host approves a POST, and the agent makes it once with the approval and a body file', async () => {
@@ -90,8 +88,7 @@ for (const backend of backends()) {
       writeFileSync(bodyFile, Buffer.from([0xff, 0x00, 0x41]));
       const request = ['--space', 'desk', '--connection', 'notes', '--method', 'POST', '--url', upstream.url('/v1/blob'), '--header', 'content-type:application/octet-stream', '--body-file', bodyFile, '--run-id', 'cli-post', '--purpose', 'Upload the blob'];
       const refused = await cli.run(['call', ...request], asBot);
-      assert.notEqual(refused.code, 0);
-      assert.match(refused.stderr, /approval_required: /);
+      assert.equal(assertRefusal(refused, 403), 'approval_required');
 
       const approved = await cli.run(['approvals', 'create', ...request, '--member', 'desk-bot', '--reason', 'One upload', '--expires-in', '600', '--json'], asHost);
       assert.equal(approved.code, 0, approved.stderr);
@@ -105,8 +102,7 @@ for (const backend of backends()) {
       assert.deepEqual([...upstream.received.at(-1)!.body], [0xff, 0x00, 0x41], 'the file went as its exact bytes');
 
       const twice = await cli.run(['call', ...request, '--run-id', 'cli-post-2', '--approval', approval.id], asBot);
-      assert.notEqual(twice.code, 0);
-      assert.match(twice.stderr, /approval_(invalid|consumed): /);
+      assert.equal(assertRefusal(twice, 403), 'approval_invalid', 'an approval binds its run id');
 
       const unexplained = await cli.run(['call', '--space', 'desk', '--connection', 'notes', '--method', 'GET', '--url', upstream.url('/v1/note')], asBot);
       assert.equal(unexplained.code, 2, unexplained.stderr);

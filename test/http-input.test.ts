@@ -27,7 +27,8 @@ for (const backend of backends()) {
       for (const depth of [65, 3400, 100_000]) {
         const deep = '['.repeat(depth) + ']'.repeat(depth);
         const res = await server.request('POST', '/v0/spaces', { token: ada.session, rawBody: `{"slug":"deep","name":${deep}}` });
-        assert.equal(res.status, 422, `depth ${depth}`);
+        assertError(res, 'body_malformed', `depth ${depth}`);
+        // The detail names the limit broken.
         assert.match(res.body.detail, /nests deeper than 64 levels/);
       }
       // Brackets inside strings are text, not nesting.
@@ -69,8 +70,7 @@ for (const backend of backends()) {
           rawBody: body,
           headers: { 'content-type': contentType },
         });
-        assert.equal(res.status, 415, contentType);
-        assert.match(res.body.detail, /UTF-8/);
+        assertError(res, 'unsupported_media_type', contentType);
       }
       for (const contentType of ['application/json; charset=UTF-8', 'application/json; charset="utf-8"']) {
         const res = await server.request('POST', '/v0/spaces/plaza/channels/general/messages', {
@@ -118,9 +118,8 @@ for (const backend of backends()) {
 
     it('answers a known path asked with the wrong method 405 with Allow, and an unknown path 404', async () => {
       const wrong = await server.request('DELETE', '/v0/spaces', { unchecked: true });
-      assert.equal(wrong.status, 405);
+      assertError(wrong, 'method_not_allowed');
       assert.equal(wrong.headers.get('allow'), 'GET, HEAD, POST');
-      assert.match(wrong.body.detail, /does not take DELETE/);
       const param = await server.request('PUT', '/v0/spaces/plaza/channels/general/messages', { unchecked: true });
       assert.equal(param.status, 405);
       assert.equal(param.headers.get('allow'), 'GET, HEAD, POST');
@@ -146,7 +145,7 @@ for (const backend of backends()) {
         assert.equal(res.status, 405, method);
         assert.equal(res.allow, 'GET, HEAD', method);
         assert.equal(res.code, 'method_not_allowed', method);
-        assert.match(JSON.parse(res.body).detail, new RegExp(`/v0 does not take ${method}`), method);
+        assert.deepEqual(Object.keys(JSON.parse(res.body)), ['detail'], method);
       }
     });
   });

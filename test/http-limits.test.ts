@@ -86,7 +86,8 @@ for (const backend of backends()) {
 
       for (const answer of await Promise.all(answers)) {
         assert.equal(answer.status, 408, answer.text);
-        assert.match((answer.body as { detail: string }).detail, /did not arrive in time/);
+        assert.match(answer.text, /\r\natrium-error: request_timeout\r\n/);
+        assert.deepEqual(Object.keys(answer.body as object), ['detail']);
       }
     });
 
@@ -129,8 +130,8 @@ for (const backend of backends()) {
       );
       const bad = await chunkedAnswer;
       assert.equal(bad.status, 400, bad.text);
-      assert.match((bad.body as { detail: string }).detail, /not framed correctly/);
       assert.match(bad.text, /\r\natrium-error: http_malformed\r\n/);
+      assert.deepEqual(Object.keys(bad.body as object), ['detail']);
 
       const control = await open(server);
       const controlAnswer = answerOf(control);

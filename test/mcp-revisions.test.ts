@@ -277,7 +277,6 @@ for (const backend of backends()) {
         const refused = await modernRaw(servers[0]!, session, method, params, headers);
         assert.equal(refused.status, 400, `${method} ${JSON.stringify(headers)}: ${JSON.stringify(refused.body)}`);
         assert.equal(refused.body.error.code, -32020, JSON.stringify(refused.body));
-        assert.match(refused.body.error.message, /headers and body disagree/);
       }
       const after = await servers[0]!.request('GET', '/v0/spaces/plaza/events?since=0', { token: session });
       assert.equal(after.body.events.length, before.body.events.length, 'nothing was posted');

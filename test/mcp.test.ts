@@ -458,7 +458,7 @@ for (const backend of backends()) {
           const meta = result._meta as Record<string, unknown>;
           assert.equal(meta['atrium/status'], 403);
           // Session-only tools refuse any key before they look at its member.
-          if (op.auth.schemes.includes('member_key')) assert.equal(meta['atrium/detail'], 'member newbie is pending approval');
+          if (op.auth.schemes.includes('member_key')) assert.equal((result.structuredContent as Json).code, 'member_pending', name);
         }
       }
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { assertError } from './support/errors.js';
 import { backends, startServer } from './support/server.js';
 
 /** `/healthz`, `/readyz` and `/metrics` (docs/operations.md): outside the API contract, for load balancers and scrapers. */
@@ -26,8 +27,7 @@ for (const backend of backends()) {
         // What close() does first, so a load balancer stops sending traffic while requests finish.
         server.app.readiness.draining = true;
         const draining = await fetch(`${server.url}/readyz`);
-        assert.equal(draining.status, 503);
-        assert.deepEqual(await draining.json(), { detail: 'this node is shutting down' });
+        assertError({ status: draining.status, headers: draining.headers, body: await draining.json() }, 'node_unavailable');
         assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'a draining node is still alive');
         // Neither is part of the API contract.
         const contract = (await (await fetch(`${server.url}/v0/openapi.json`)).json()) as { paths: Record<string, unknown> };
@@ -41,8 +41,7 @@ for (const backend of backends()) {
       const server = await startServer(backend);
       try {
         const res = await fetch(`${server.url}/metrics`);
-        assert.equal(res.status, 404);
-        assert.deepEqual(await res.json(), { detail: 'no route GET /metrics' });
+        assertError({ status: res.status, headers: res.headers, body: await res.json() }, 'route_not_found');
       } finally {
         await server.stop();
       }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertError } from './support/errors.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 const RACERS = 24;
@@ -56,7 +57,7 @@ for (const backend of backends()) {
       const winners = results.flatMap((r, i) => (r.status === 201 ? [i] : []));
       assert.equal(winners.length, 1, `statuses: ${results.map((r) => r.status).join(',')}`);
       const losers = results.filter((r) => r.status !== 201);
-      assert.ok(losers.every((r) => r.status === 409 && /expected_version is stale/.test(r.body.detail)));
+      for (const loser of losers) assertError(loser, 'version_conflict');
       const winner = winners[0]!;
       const read = await server.request('GET', `/v0/spaces/forge/resources/${id}`);
       assert.deepEqual([read.body.current_version, read.body.name, read.body.content], [2, `Racer ${winner}`, `racer ${winner}`]);

@@ -259,14 +259,16 @@ for (const backend of backends()) {
       const before = await counts(server);
       for (const expected of [1, 3, 99, 2147483647]) {
         const res = await post(`/v0/spaces/forge/resources/${id}/versions`, bob.session, { content: 'late', name: 'Renamed', expected_version: expected });
-        assert.equal(res.status, 409);
+        assertError(res, 'version_conflict', String(expected));
+        // The detail names the version the Resource is at, and what to do next.
         assert.equal(
           res.body.detail,
           `Resource ${id} is at version 2, not ${expected}: expected_version is stale. Read it again and reapply your change.`,
         );
       }
       const huge = await post(`/v0/spaces/forge/resources/${id}/versions`, bob.session, { content: 'late', expected_version: 2147483648 });
-      assert.equal(huge.status, 422);
+      assertError(huge, 'validation_failed');
+      // The detail names the field and its limit.
       assert.match(huge.body.detail, /expected_version must be <= 2147483647/);
       assert.deepEqual(await counts(server), before);
       const read = await get(`/v0/spaces/forge/resources/${id}`);
@@ -421,10 +423,9 @@ for (const backend of backends()) {
       const before = await counts(server);
       for (const slug of ['draft', 'attic']) {
         const created = await post(`/v0/spaces/${slug}/resources`, ada.session, { name: 'Too early', content: 'x' });
-        assert.equal(created.status, 409);
-        assert.match(created.body.detail, new RegExp(`^Space ${slug} is (proposed|archived): content can be added only to an active Space$`));
+        assertError(created, 'space_not_active', slug);
         const updated = await post(`/v0/spaces/${slug}/resources/${resourceId(slug + backend)}/versions`, ada.session, { content: 'y', expected_version: 1 });
-        assert.equal(updated.status, 409);
+        assertError(updated, 'space_not_active', slug);
         const read = await get(`/v0/spaces/${slug}/resources/${resourceId(slug + backend)}`);
         assert.equal(read.status, 200);
         assert.equal(read.body.content, `${slug} text`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CliRunner } from './support/cli.js';
+import { assertRefusal, CliRunner } from './support/cli.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -49,20 +49,21 @@ for (const backend of backends()) {
       assert.equal(deleted.code, 0, deleted.stderr);
       assert.equal(deleted.stdout, `Deleted ${id}.\n`);
       const again = await cli.run(['webhooks', 'endpoints', 'delete', id!], asAda);
-      assert.notEqual(again.code, 0);
-      assert.match(again.stderr, /no webhook endpoint/);
+      assert.equal(assertRefusal(again, 404), 'webhook_endpoint_not_found');
     });
 
     it('says why a URL is refused or a challenge fails', async () => {
       const refused = await cli.run(['webhooks', 'endpoints', 'add', 'https://192.168.0.10/hook'], asAda);
-      assert.notEqual(refused.code, 0);
+      assert.equal(assertRefusal(refused, 422), 'webhook_url_refused');
+      // Why is the point: the detail names the address and the rule it breaks.
       assert.match(refused.stderr, /192\.168\.0\.10 is not a public address \(private network\)/);
 
       receiver.behaviours.set('/cli-wrong', (_req, res) => res.writeHead(404).end());
       const added = await cli.run(['webhooks', 'endpoints', 'add', receiver.url('/cli-wrong'), '--json'], asAda);
       const { id } = JSON.parse(added.stdout) as { id: string };
       const failed = await cli.run(['webhooks', 'endpoints', 'verify', id], asAda);
-      assert.notEqual(failed.code, 0);
+      assert.equal(assertRefusal(failed, 422), 'challenge_failed');
+      // Why is the point: the detail says what the receiver answered.
       assert.match(failed.stderr, /the challenge failed: the receiver answered 404, not 2xx/);
     });
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../src/shared/ids.js';
 import { signatureHeader } from '../src/webhooks/signing-keys.js';
-import { CliRunner, type CliProcess, type CliResult } from './support/cli.js';
+import { assertRefusal, CliRunner, type CliProcess, type CliResult } from './support/cli.js';
 import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 const SUBSCRIPTION = 'whsub_abcdefghijklmnopqrstuvwxyz';
@@ -149,8 +149,7 @@ for (const backend of backends()) {
 
       // Bob registered the same URL: its challenge names his endpoint, and is not echoed.
       const claimed = await cli.run(['webhooks', 'endpoints', 'verify', theirs], { ATRIUM_TOKEN: bob.session });
-      assert.equal(claimed.code, 1);
-      assert.match(claimed.stderr, /the challenge failed: the receiver answered 400, not 2xx/);
+      assert.equal(assertRefusal(claimed, 422), 'challenge_failed');
       await proc.waitForStderr(new RegExp(`^Refused a request \\(wrong_endpoint\\): the challenge is for endpoint ${theirs}, not ${mine}$`, 'm'));
       assert.equal((await server.request('GET', `/v0/webhook-endpoints/${theirs}`, { token: bob.session })).body.status, 'unverified');
 
