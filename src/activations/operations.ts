@@ -1,34 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { UntrustedText } from '../content/untrusted.js';
 import { defineOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
-import { MemberRef } from '../members/schemas.js';
 import { consumeRateLimit } from '../shared/rate-limit.js';
-import { StringEnum, Timestamp } from '../shared/schemas.js';
+import { ActivationSummarySchema, CreatedActivationSchema, PollResultSchema } from './schemas.js';
 import * as activations from './service.js';
 
 const TAG: Tag = 'Client activation';
-
-const summaryProperties = {
-  code: Type.String({ description: 'Identifies the activation, e.g. `WDJB-MJHT`. Case and dashes do not matter.' }),
-  activation_url: Type.String({ format: 'uri', description: 'Where the human approves: `<base>/activate/<code>`.' }),
-  client_name: UntrustedText({ minLength: 1, maxLength: 128, description: 'Chosen by whoever started the activation: show it as data.' }),
-  status: StringEnum(['pending', 'approved', 'consumed', 'expired']),
-  member_handle: Type.Union([Type.String(), Type.Null()], { description: 'Set when approved.' }),
-  expires_ts: Timestamp,
-};
-
-export const ActivationSummarySchema = Type.Object(summaryProperties, { $id: 'ClientActivation', additionalProperties: false });
-
-const CreatedActivationSchema = Type.Object(
-  {
-    ...summaryProperties,
-    poll_secret: Type.String({ description: 'One-time secret (256 bits); shown only here, only its hash is stored.' }),
-    poll_url: Type.String({ format: 'uri' }),
-    poll_interval_seconds: Type.Integer({ minimum: 1 }),
-  },
-  { additionalProperties: false },
-);
 
 // Loose on purpose: a mistyped or mistaken code (a sign-in code, say) gets the 404 that says which code goes where.
 const CodeParams = Type.Object(
@@ -123,15 +100,7 @@ export const pollActivation = defineOperation({
   success: {
     status: 200,
     description: 'The activation status; with the member and key once after approval.',
-    schema: Type.Object(
-      {
-        status: StringEnum(['pending', 'approved', 'expired']),
-        retry_after_seconds: Type.Integer({ minimum: 1 }),
-        member: Type.Optional(MemberRef),
-        key: Type.Optional(Type.String({ description: 'The API key (`sk_atrium_…`), shown exactly once.' })),
-      },
-      { additionalProperties: false },
-    ),
+    schema: PollResultSchema,
   },
   errors: [401, 404, 409, 429],
   notAnMcpTool: 'client activation is how a client without a credential obtains one; MCP needs one already',

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { keyPrefixOf, recordMemberKey } from '../identity/member-keys.js';
@@ -12,6 +13,7 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 import { deriveActivationKey, newKeySalt } from './key-derivation.js';
+import type { ActivationSummarySchema, CreatedActivationSchema, PollResultSchema } from './schemas.js';
 import type { ActivationStatus, ClientActivationTable } from './tables.js';
 
 /** An activation lives 15 minutes (protocol: Client activation). */
@@ -24,27 +26,14 @@ export const POLL_INTERVAL_SECONDS = 5;
 /** The window of the per-address creation limit. */
 export const CREATION_WINDOW_MS = 15 * 60 * 1000;
 
-export interface ActivationSummary {
-  code: string;
-  activation_url: string;
-  client_name: string;
-  status: ActivationStatus;
-  member_handle: string | null;
-  expires_ts: string;
-}
+/** What the approval page shows of an activation, as its schema declares it. */
+export type ActivationSummary = Static<typeof ActivationSummarySchema>;
 
-export interface CreatedActivation extends ActivationSummary {
-  poll_secret: string;
-  poll_url: string;
-  poll_interval_seconds: number;
-}
+/** The activation with its one-time poll secret, as its schema declares it. */
+export type CreatedActivation = Static<typeof CreatedActivationSchema>;
 
-export interface PollResult {
-  status: 'pending' | 'approved' | 'expired';
-  retry_after_seconds: number;
-  member?: MemberView;
-  key?: string;
-}
+/** `member` is named by reference, which has no static type of its own: it is a `MemberView`. */
+export type PollResult = Omit<Static<typeof PollResultSchema>, 'member'> & { member?: MemberView };
 
 type Row = Selectable<ClientActivationTable>;
 

@@ -1,4 +1,6 @@
-export type ActivationStatus = 'pending' | 'approved' | 'consumed' | 'expired';
+import type { ACTIVATION_STATUSES } from './schemas.js';
+
+export type ActivationStatus = (typeof ACTIVATION_STATUSES)[number];
 
 /**
  * A client activation (protocol: Client activation). Neither the poll secret

@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
+import { OAUTH_SCOPES, REVOCATION_REASONS } from '../oauth/schemas.js';
 import { MIME_TYPES } from '../resources/schemas.js';
 import { RoleSchema } from '../roles/schemas.js';
 import { Handle, StringEnum } from '../shared/schemas.js';
@@ -152,10 +153,10 @@ export const EVENT_PAYLOAD_FIELDS = {
     id: Type.String(),
     client_id: Type.String(),
     acting_member: Handle,
-    scope: StringEnum(['read', 'read write'] as const),
+    scope: StringEnum(OAUTH_SCOPES),
     spaces: Type.Union([Type.Array(Slug), Type.Null()]),
   },
-  oauth_grant_revoked: { id: Type.String(), acting_member: Handle, reason: StringEnum(['revoked', 'code_reused', 'refresh_replayed'] as const) },
+  oauth_grant_revoked: { id: Type.String(), acting_member: Handle, reason: StringEnum(REVOCATION_REASONS) },
 } satisfies Record<string, TProperties>;
 
 type PayloadFields = typeof EVENT_PAYLOAD_FIELDS;
@@ -214,6 +215,7 @@ export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
  * or the admin CLI. The event's `actor` is then null and the payload says `via`.
  */
 export const EVENT_VIA = ['steward_key', 'registration', 'admin_cli'] as const;
+export type EventVia = (typeof EVENT_VIA)[number];
 
 /** The wire payload of one event type: its fields, plus `via` when no member acted. */
 export function payloadSchema<T extends keyof PayloadFields>(type: T): TSchema {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { invalid } from '../shared/errors.js';
 import { PageLimit, StringEnum } from '../shared/schemas.js';
 import { EventObjectSchema, FeedPageObjectSchema } from './event-object.js';
-import { EVENT_MEANINGS, EVENT_TYPES, payloadSchema, type EventPayloads } from './payloads.js';
+import { EVENT_MEANINGS, EVENT_TYPES, payloadSchema, type EventPayloads, type EventVia } from './payloads.js';
 import type { AtriumEvent, EventType } from './types.js';
 
 export const MAX_FEED_LIMIT = 500;
@@ -33,7 +33,7 @@ export const eventVariantSchemas = EVENT_TYPES.map((type) =>
   ),
 );
 
-type AnyEvent = { [T in EventType]: Omit<AtriumEvent, 'type' | 'payload'> & { type: T; payload: EventPayloads[T] & { via?: string } } }[EventType];
+type AnyEvent = { [T in EventType]: Omit<AtriumEvent, 'type' | 'payload'> & { type: T; payload: EventPayloads[T] & { via?: EventVia } } }[EventType];
 
 /**
  * An event of any type: exactly one of the per-type schemas, told apart by

@@ -1,13 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { EventObjectSchema, FeedPageObjectSchema } from './event-object.js';
-import type { EVENT_VIA, EventPayloads } from './payloads.js';
+import type { EventPayloads, EventVia } from './payloads.js';
 
 export type { EventPayloads } from './payloads.js';
 
 export type EventType = keyof EventPayloads;
 
 /** Who caused an event: a member handle, or the steward key (actor null, `via`). */
-export type EventActor = { handle: string } | { steward: true } | { system: Exclude<(typeof EVENT_VIA)[number], 'steward_key'> };
+export type EventActor = { handle: string } | { steward: true } | { system: Exclude<EventVia, 'steward_key'> };
 
 export interface NewEvent<T extends EventType = EventType> {
   type: T;

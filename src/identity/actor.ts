@@ -1,4 +1,5 @@
 import type { MemberRecord } from '../members/records.js';
+import type { OAuthScope } from '../oauth/tables.js';
 
 /**
  * What an OAuth grant lets its tokens do (docs/oauth.md, "Narrowing"): `read`
@@ -6,7 +7,7 @@ import type { MemberRecord } from '../members/records.js';
  */
 export interface GrantNarrowing {
   id: string;
-  scope: 'read' | 'read write';
+  scope: OAuthScope;
   spaces: string[] | null;
 }
 

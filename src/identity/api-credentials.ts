@@ -1,21 +1,16 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { notFound } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { ApiCredentialSchema } from './schemas.js';
 import type { MemberKeyTable } from './tables.js';
 
 /** What a client activation calls itself when it gives no name (protocol: Client activation). */
 export const GENERIC_CLIENT_NAME = 'API client';
 
-/** protocol: API credentials. One API credential as the credentials page shows it; never the key. */
-export interface ApiCredentialView {
-  id: string;
-  client_name: string;
-  key_prefix: string;
-  created_ts: string;
-  last_used_ts: string | null;
-  revoked_ts: string | null;
-}
+/** protocol: API credentials. One API credential as the credentials page shows it (never the key), as its schema declares it. */
+export type ApiCredentialView = Static<typeof ApiCredentialSchema>;
 
 function toView(row: MemberKeyTable): ApiCredentialView {
   return {

@@ -178,7 +178,7 @@ async function lookUpAccessToken(
     keyHash: token_hash,
     lastUsedTs: grant_last_used_ts,
     grant: {
-      narrowing: { id: grant_id, scope: grant_scope === 'read' ? 'read' : 'read write', spaces: grant_spaces === null ? null : (JSON.parse(grant_spaces) as string[]) },
+      narrowing: { id: grant_id, scope: grant_scope, spaces: grant_spaces === null ? null : (JSON.parse(grant_spaces) as string[]) },
       resource: grant_resource,
       expiresTs: token_expires_ts,
       humanStatus: human_status,

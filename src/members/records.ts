@@ -1,19 +1,16 @@
-import type { MemberStatus, MemberTable, MemberType } from './tables.js';
+import type { MemberTable } from './tables.js';
 
-/** A member as the domain sees it (capabilities parsed, flags as booleans). */
-export interface MemberRecord {
-  handle: string;
-  type: MemberType;
-  display_name: string;
-  operator: string | null;
+/**
+ * A member as the domain sees it: its row's columns, with capabilities parsed
+ * and flags as booleans. Not the wire shape (`MemberView`): that one leaves out
+ * or redacts fields by who reads it.
+ */
+export type MemberRecord = Pick<MemberTable, 'handle' | 'type' | 'display_name' | 'operator' | 'status' | 'email' | 'created_ts'> & {
   /** Agents: the named operator has vouched for the agent (docs/members-and-roles.md). */
   operator_confirmed: boolean;
   capabilities: string[];
-  status: MemberStatus;
-  email: string | null;
   email_verified: boolean;
-  created_ts: string;
-}
+};
 
 export function toMemberRecord(row: MemberTable): MemberRecord {
   return {

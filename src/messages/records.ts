@@ -1,10 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import type { MessageSchema } from './schemas.js';
+import type { ConversationSchema, MessageSchema } from './schemas.js';
 import type { MessageTable } from './tables.js';
 
 /** The wire shape of a message, as its schema declares it. */
 export type Message = Static<typeof MessageSchema>;
+
+/** `last_message` is named by reference, which has no static type of its own: it is a `Message`. */
+export type Conversation = Omit<Static<typeof ConversationSchema>, 'last_message'> & { last_message: Message };
 
 export function toMessage(row: Selectable<MessageTable>): Message {
   const message: Message = {

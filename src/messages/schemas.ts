@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { Handle, PageLimit, Timestamp } from '../shared/schemas.js';
 
@@ -34,18 +34,18 @@ export const MessageListSchema = Type.Object(
   { $id: 'MessageList', additionalProperties: false },
 );
 
+/** One direct conversation: the other member, and its newest message. */
+export const ConversationSchema = Type.Object(
+  {
+    with: Type.String({ description: 'The other member of the conversation.' }),
+    last_message: Type.Ref('Message'),
+  },
+  { additionalProperties: false },
+);
+
 export const ConversationListSchema = Type.Object(
   {
-    conversations: Type.Array(
-      Type.Object(
-        {
-          with: Type.String({ description: 'The other member of the conversation.' }),
-          last_message: Type.Ref('Message'),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'The most recently active first.' },
-    ),
+    conversations: Type.Array(ConversationSchema, { description: 'The most recently active first.' }),
     protocol: Type.String(),
   },
   { $id: 'ConversationList', additionalProperties: false },
@@ -65,6 +65,7 @@ export const ConversationListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ConversationPage = Static<typeof ConversationListQuery>;
 
 /** `$ref`s for operations that return messages (task discussions reuse them). */
 export const MessageRef = Type.Ref('Message');
@@ -88,3 +89,4 @@ export const MessageListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type MessagePage = Static<typeof MessageListQuery>;

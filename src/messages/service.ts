@@ -35,18 +35,13 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
 import type { MentionParser } from './mention-parser.js';
 import { resolveMentions } from './resolve-mentions.js';
-import { toMessage, type Message } from './records.js';
-import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT } from './schemas.js';
+import { toMessage, type Conversation, type Message } from './records.js';
+import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT, type ConversationPage, type MessagePage } from './schemas.js';
 
-export type { Message } from './records.js';
+export type { Conversation, Message } from './records.js';
+export type { MessagePage } from './schemas.js';
 
 export type MessageTarget = { channel: string } | { direct: string } | { task: number };
-
-export interface MessagePage {
-  /** Exclusive: only messages with a lower id. */
-  before?: number;
-  limit?: number;
-}
 
 /** Where a message goes, as stored. */
 interface Placement {
@@ -271,11 +266,6 @@ export async function listMessages(
   return rows.map(toMessage);
 }
 
-export interface Conversation {
-  with: string;
-  last_message: Message;
-}
-
 /**
  * The caller's direct conversations in a Space, the most recently active
  * first, each with the other member and its newest message: how a member finds
@@ -286,7 +276,7 @@ export async function listConversations(
   db: Kysely<DatabaseSchema>,
   actor: Actor,
   space: SpaceRecord,
-  page: MessagePage = {},
+  page: ConversationPage = {},
 ): Promise<Conversation[]> {
   const me = requireActiveMember(actor).member.handle;
   await requireRead(db, actor, space);

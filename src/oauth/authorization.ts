@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { AddressPolicy } from '../egress/address-policy.js';
 import type { Actor } from '../identity/actor.js';
@@ -12,7 +13,8 @@ import { resourceUrl } from './challenge.js';
 import { findClient, redirectUriMatches, touchClient, type OAuthClient } from './clients.js';
 import { OAuthError } from './errors.js';
 import { createGrant } from './grants.js';
-import type { OAuthAuthorizationRequestTable } from './tables.js';
+import type { AuthorizationRequestSchema } from './schemas.js';
+import type { OAuthAuthorizationRequestTable, OAuthScope } from './tables.js';
 
 /** A pending request waits this long for the person's decision. */
 export const PENDING_REQUEST_MS = 10 * 60 * 1000;
@@ -38,7 +40,7 @@ export function redirectBack(redirectUri: string, params: Record<string, string>
 }
 
 /** `read`, `write` or both in any order, as one canonical value; `write` always brings `read`. */
-export function normaliseScope(scope: string | undefined): string | undefined {
+export function normaliseScope(scope: string | undefined): OAuthScope | undefined {
   if (scope === undefined || scope.trim() === '') return 'read write';
   const asked = scope.trim().split(/\s+/);
   if (!asked.every((s) => (SCOPES as readonly string[]).includes(s))) return undefined;
@@ -114,18 +116,8 @@ export async function startAuthorization(
   });
 }
 
-/** What the consent page shows about one pending request. */
-export interface AuthorizationRequestView {
-  id: string;
-  client_id: string;
-  client_name: string | null;
-  client_host: string | null;
-  redirect_host: string;
-  scope: string;
-  resource: string;
-  expires_ts: string;
-  acting_choices: Array<{ handle: string; type: 'human' | 'agent'; display_name: string }>;
-}
+/** What the consent page shows about one pending request, as its schema declares it. */
+export type AuthorizationRequestView = Static<typeof AuthorizationRequestSchema>;
 
 async function pendingRequest(db: Kysely<DatabaseSchema>, id: string, now: Date): Promise<OAuthAuthorizationRequestTable> {
   const row = await db.selectFrom('oauth_authorization_requests').selectAll().where('id', '=', id).executeTakeFirst();

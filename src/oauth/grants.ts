@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { requireSession } from '../identity/authority.js';
@@ -5,20 +6,11 @@ import { notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { GrantSchema, REVOCATION_REASONS } from './schemas.js';
 import type { OAuthGrantTable } from './tables.js';
 
-/** One grant as its human sees it on the credentials page (never a token). */
-export interface OAuthGrantView {
-  id: string;
-  client_id: string;
-  client_name: string;
-  acting_member: string;
-  scope: string;
-  spaces: string[] | null;
-  created_ts: string;
-  last_used_ts: string | null;
-  revoked_ts: string | null;
-}
+/** One grant as its human sees it on the credentials page, as its schema declares it. */
+export type OAuthGrantView = Static<typeof GrantSchema>;
 
 function toView(row: OAuthGrantTable): OAuthGrantView {
   return {
@@ -56,7 +48,7 @@ export async function createGrant(
     space: null,
     actor: { handle: grant.human_handle },
     subjects: subjects(row),
-    payload: { id: row.id, client_id: row.client_id, acting_member: row.acting_member, scope: row.scope === 'read' ? 'read' : 'read write', spaces: grant.spaces },
+    payload: { id: row.id, client_id: row.client_id, acting_member: row.acting_member, scope: row.scope, spaces: grant.spaces },
   });
   return toView(row);
 }
@@ -74,7 +66,7 @@ export async function listGrants(db: Kysely<DatabaseSchema>, actor: Actor): Prom
   return rows.map(toView);
 }
 
-export type RevocationReason = 'revoked' | 'code_reused' | 'refresh_replayed';
+export type RevocationReason = (typeof REVOCATION_REASONS)[number];
 
 /**
  * Revokes a grant and every token it produced, with its event; revoking one

@@ -1,64 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import { UntrustedText } from '../content/untrusted.js';
 import { defineOperation, type AnyOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
 import { idPattern } from '../shared/ids.js';
-import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
-import { SpaceSlug } from '../spaces/schemas.js';
+import { Handle } from '../shared/schemas.js';
 import { approveAuthorizationRequest, denyAuthorizationRequest, viewAuthorizationRequest } from './authorization.js';
 import { listGrants, revokeOwnGrant } from './grants.js';
+import { AuthorizationRequestSchema, GrantSchema, Scope, Spaces } from './schemas.js';
 
 const TAG: Tag = 'OAuth';
 const SESSION_ONLY = { anonymous: false, schemes: ['session' as const] };
 const CONSENT_IN_BROWSER = 'consent is given by a person in the browser: an agent told to approve would grant itself access';
 const CREDENTIALS_PAGE = 'grants are managed by their human on the credentials page, with a signed-in session';
 
-const Scope = StringEnum(['read', 'read write'] as const, { description: '`read`, or `read write`.' });
-const Spaces = Type.Union([Type.Array(SpaceSlug, { maxItems: 100 }), Type.Null()], { description: 'The Spaces the grant covers; null: every Space.' });
-
 const RequestParams = Type.Object(
   { id: Type.String({ pattern: idPattern('authz'), description: 'The authorization request id (the consent page URL names it).' }) },
   { additionalProperties: false },
 );
 
-const AuthorizationRequestSchema = Type.Object(
-  {
-    id: Type.String(),
-    client_id: Type.String({ description: 'The client: a registration id, or the URL of its metadata document.' }),
-    client_name: Type.Union([UntrustedText({ description: 'The name the client gives itself: unverified.' }), Type.Null()]),
-    client_host: Type.Union([Type.String(), Type.Null()], { description: 'The host of a `client_id` URL; null for registered clients.' }),
-    redirect_host: Type.String({ description: 'Where the browser goes after the decision.' }),
-    scope: Scope,
-    resource: Type.String({ description: 'Where the tokens will work: the MCP endpoint or the REST API.' }),
-    expires_ts: Timestamp,
-    acting_choices: Type.Array(
-      Type.Object(
-        { handle: Handle, type: StringEnum(['human', 'agent'] as const), display_name: UntrustedText() },
-        { additionalProperties: false },
-      ),
-      { description: 'Who the client may act as: the caller first, then their own active, confirmed agents.' },
-    ),
-  },
-  { additionalProperties: false },
-);
-
 const RedirectSchema = Type.Object(
   { redirect_to: Type.String({ description: "Send the browser here: the client's redirect URI with the outcome, `state` and `iss`." }) },
-  { additionalProperties: false },
-);
-
-const GrantSchema = Type.Object(
-  {
-    id: Type.String(),
-    client_id: Type.String(),
-    client_name: UntrustedText({ description: 'The name the client gave itself.' }),
-    acting_member: Handle,
-    scope: Scope,
-    spaces: Spaces,
-    created_ts: Timestamp,
-    last_used_ts: Type.Union([Timestamp, Type.Null()], { description: 'Refreshed at most once a minute' }),
-    revoked_ts: Type.Union([Timestamp, Type.Null()]),
-  },
   { additionalProperties: false },
 );
 
@@ -77,7 +37,7 @@ export const getAuthorizationRequest = defineOperation({
   errors: [401, 403, 404, 409, 410],
   readOnly: true,
   notAnMcpTool: CONSENT_IN_BROWSER,
-  handler: async ({ params, actor, ctx }) => viewAuthorizationRequest(ctx.db.kysely, actor, params.id, ctx.clock.now()) as never,
+  handler: async ({ params, actor, ctx }) => viewAuthorizationRequest(ctx.db.kysely, actor, params.id, ctx.clock.now()),
 });
 
 export const approveAuthorizationRequestOperation = defineOperation({
@@ -133,7 +93,7 @@ export const listGrantsOperation = defineOperation({
   errors: [401, 403],
   readOnly: true,
   notAnMcpTool: CREDENTIALS_PAGE,
-  handler: async ({ actor, ctx }) => ({ grants: (await listGrants(ctx.db.kysely, actor)) as never }),
+  handler: async ({ actor, ctx }) => ({ grants: await listGrants(ctx.db.kysely, actor) }),
 });
 
 export const revokeGrantOperation = defineOperation({
@@ -151,7 +111,7 @@ export const revokeGrantOperation = defineOperation({
   destructive: true,
   idempotent: true,
   notAnMcpTool: CREDENTIALS_PAGE,
-  handler: async ({ params, actor, ctx }) => (await ctx.db.transaction((tx) => revokeOwnGrant(tx, actor, params.id))) as never,
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => revokeOwnGrant(tx, actor, params.id)),
 });
 
 export const oauthOperations: AnyOperation[] = [

@@ -1,3 +1,7 @@
+import type { OAUTH_SCOPES } from './schemas.js';
+
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
 /**
  * A client the authorization server knows: registered through Dynamic Client
  * Registration, or a Client ID Metadata Document fetched from its `client_id`
@@ -26,8 +30,8 @@ export interface OAuthAuthorizationRequestTable {
   redirect_uri: string;
   state: string | null;
   code_challenge: string;
-  /** `read` or `read write`: what the client asked for. */
-  scope: string;
+  /** What the client asked for. */
+  scope: OAuthScope;
   /** The absolute resource URL the token will work at. */
   resource: string;
   created_ts: string;
@@ -51,8 +55,7 @@ export interface OAuthGrantTable {
   human_handle: string;
   /** The member the client's tokens act as: the human, or one of their agents. */
   acting_member: string;
-  /** `read` or `read write`. */
-  scope: string;
+  scope: OAuthScope;
   /** JSON array of Space slugs, or null for every Space. */
   spaces: string | null;
   resource: string;

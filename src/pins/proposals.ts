@@ -11,7 +11,7 @@ import type { TaskStatus } from '../tasks/tables.js';
 import { NO_WORK } from '../tasks/lifecycle.js';
 import { isRepositoryEntry, printable } from './paths.js';
 import { resourcesInSpace } from './resources.js';
-import { DEFAULT_LIST_LIMIT, type ProposalStatus } from './schemas.js';
+import { DEFAULT_LIST_LIMIT, type PinProposalRecord, type ProposalFilters, type ProposalStatus, type ProposePinInput } from './schemas.js';
 import { appendResource, lockSpace, requirePinnable } from './service.js';
 
 /**
@@ -23,19 +23,6 @@ import { appendResource, lockSpace, requirePinnable } from './service.js';
  * Every write locks the Space row first, then the proposal: one order, so
  * writers never deadlock, and of two racing decisions the second sees the first.
  */
-
-export interface PinProposalRecord {
-  id: number;
-  space: string;
-  resource_id: string;
-  rationale: string;
-  status: ProposalStatus;
-  proposed_by: string;
-  decided_by: string | null;
-  decline_reason: string | null;
-  created_ts: string;
-  decided_ts: string | null;
-}
 
 const TASK_STATUS: Record<ProposalStatus, TaskStatus> = { pending: 'open', accepted: 'completed', declined: 'cancelled' };
 
@@ -76,11 +63,6 @@ async function proposal(db: Kysely<DatabaseSchema>, slug: string, id: number): P
   const row = await proposalQuery(db, slug).where('t.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('pin_proposal_not_found', `no pin proposal ${id} in Space ${slug}`);
   return toRecord(row);
-}
-
-export interface ProposePinInput {
-  resource_id: string;
-  rationale: string;
 }
 
 export async function proposePin(tx: Tx, actor: Actor, slug: string, input: ProposePinInput): Promise<PinProposalRecord> {
@@ -246,12 +228,6 @@ export async function declineProposal(tx: Tx, actor: Actor, slug: string, id: nu
     payload: { id, resource_id: found.resourceId, proposed_by: found.proposedBy, reason },
   });
   return proposal(tx.db, slug, id);
-}
-
-export interface ProposalFilters {
-  status?: ProposalStatus;
-  before?: number;
-  limit?: number;
 }
 
 /** The history (protocol: Pin proposals), newest first; follows read access. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { PageLimit, StringEnum, Timestamp } from '../shared/schemas.js';
 import { spaceParams } from '../spaces/schemas.js';
@@ -34,6 +34,7 @@ export const SetPinsBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type SetPinsInput = Static<typeof SetPinsBody>;
 
 export const AppendPinBody = Type.Object(
   {
@@ -43,12 +44,13 @@ export const AppendPinBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type AppendPinInput = Static<typeof AppendPinBody>;
 
 const ProposalId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The pin proposal (a task id).' });
 export const ProposalParams = spaceParams({ id: ProposalId });
 
 /** One pin of the front page, in pin order. Names, paths and bodies are content: untrusted (protocol: core rule 4). */
-const FrontPagePinSchema = Type.Object(
+export const FrontPagePinSchema = Type.Object(
   {
     id: Type.String({ description: 'The entry as it stands in `pinned_resources`.' }),
     kind: StringEnum(['resource', 'repository']),
@@ -62,6 +64,7 @@ const FrontPagePinSchema = Type.Object(
   },
   { $id: 'FrontPagePin', additionalProperties: false },
 );
+export type FrontPagePin = Static<typeof FrontPagePinSchema>;
 
 export const FrontPageSchema = Type.Object(
   {
@@ -71,6 +74,8 @@ export const FrontPageSchema = Type.Object(
   },
   { $id: 'FrontPage', additionalProperties: false },
 );
+/** `pins` names its items by reference, which has no static type of its own: they are `FrontPagePin`s. */
+export type FrontPage = Omit<Static<typeof FrontPageSchema>, 'pins'> & { pins: FrontPagePin[] };
 
 export const RepositoryFileQuery = Type.Object(
   {
@@ -94,6 +99,7 @@ export const RepositoryFileSchema = Type.Object(
   },
   { $id: 'RepositoryFile', additionalProperties: false },
 );
+export type RepositoryFile = Static<typeof RepositoryFileSchema>;
 
 /** A pin proposal (protocol: Pin proposals): a `pin_proposal` task seen through its own lens. */
 export const PinProposalSchema = Type.Object(
@@ -113,6 +119,7 @@ export const PinProposalSchema = Type.Object(
   },
   { $id: 'PinProposal', additionalProperties: false },
 );
+export type PinProposalRecord = Static<typeof PinProposalSchema>;
 
 export const PinProposalRef = Type.Ref('PinProposal');
 
@@ -123,6 +130,7 @@ export const ProposePinBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ProposePinInput = Static<typeof ProposePinBody>;
 
 export const DeclineBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: DECLINE_REASON_MAX, description: 'Why not; not blank. Recorded in the event.' }) },
@@ -140,5 +148,6 @@ export const ListProposalsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ProposalFilters = Static<typeof ListProposalsQuery>;
 
 export const pinSchemas = [FrontPagePinSchema, FrontPageSchema, RepositoryFileSchema, PinProposalSchema];

@@ -12,7 +12,7 @@ import { requirePinAppender } from './authority.js';
 import { checkRepositoryPath, entryPath, isRepositoryEntry, printable, repositoryEntry, repositoryPathProblem } from './paths.js';
 import { readMainFiles, type MainSnapshot, type RepositoryFileState } from './repository.js';
 import { currentBodies, resourcesInSpace } from './resources.js';
-import { MAX_PINS } from './schemas.js';
+import { MAX_PINS, type AppendPinInput, type FrontPage, type FrontPagePin, type RepositoryFile, type SetPinsInput } from './schemas.js';
 
 /**
  * Pins (docs/protocol.md#pins-and-the-front-page): the ordered list of at
@@ -53,11 +53,6 @@ export async function lockSpace(tx: Tx, slug: string): Promise<SpaceRecord> {
 /** Pins change only in `active` Spaces; archived ones are read-only (protocol: Space status). */
 export function requirePinnable(space: SpaceRecord): void {
   if (space.status !== 'active') throw conflict('space_not_active', `Space ${space.slug} is ${space.status}: pins change only in an active Space`);
-}
-
-export interface SetPinsInput {
-  resource_ids: string[];
-  reason?: string;
 }
 
 /** `POST …/pins`: replaces the whole list (Owner/Host). Kept entries are not re-checked: a missing repository pin may stay. */
@@ -104,11 +99,6 @@ function unreadable(state: Exclude<RepositoryFileState, { state: 'text' }>): str
     case 'not_text':
       return `${state.why}: only NUL-free UTF-8 text can be pinned`;
   }
-}
-
-export interface AppendPinInput {
-  resource_id: string;
-  reason?: string;
 }
 
 /**
@@ -166,22 +156,6 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }
 
-export interface FrontPagePin {
-  id: string;
-  kind: 'resource' | 'repository';
-  name: string;
-  missing: boolean;
-  body: string | null;
-  version: number | null;
-  commit: string | null;
-}
-
-export interface FrontPage {
-  space: string;
-  pins: FrontPagePin[];
-  protocol: string;
-}
-
 /** `GET …/front-page` (protocol: Pins and the front page): the pinned content in pin order; follows read access. */
 export async function frontPage(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, repositoryPath: string | undefined): Promise<FrontPage> {
   const space = await getSpace(db, slug);
@@ -210,14 +184,6 @@ export async function frontPage(db: Kysely<DatabaseSchema>, actor: Actor, slug: 
     };
   });
   return { space: slug, pins, protocol: PROTOCOL };
-}
-
-export interface RepositoryFile {
-  space: string;
-  path: string;
-  commit: string;
-  byte_length: number;
-  body: string;
 }
 
 /**

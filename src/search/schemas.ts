@@ -72,8 +72,5 @@ export const SearchPageSchema = Type.Object(
   },
   { $id: 'SearchPage', additionalProperties: false },
 );
-export interface SearchPage {
-  protocol: string;
-  results: SearchResult[];
-  next_cursor: string | null;
-}
+/** `results` names its items by reference, which has no static type of its own: they are `SearchResult`s. */
+export type SearchPage = Omit<Static<typeof SearchPageSchema>, 'results'> & { results: SearchResult[] };

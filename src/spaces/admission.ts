@@ -5,6 +5,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from '../shar
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { SpaceRecord } from './records.js';
+import type { MembershipView, SpaceMemberView } from './schemas.js';
 import { getSpace } from './service.js';
 import type { MembershipState } from './tables.js';
 
@@ -244,13 +245,6 @@ export async function remove(tx: Tx, actor: Actor, slug: string, handle: string)
   return membershipView(tx.db, slug, handle);
 }
 
-export interface MembershipView {
-  space: string;
-  member: string;
-  state: MembershipState | 'none';
-  updated_ts: string | null;
-}
-
 async function membershipView(db: Kysely<DatabaseSchema>, slug: string, handle: string): Promise<MembershipView> {
   const row = await db
     .selectFrom('space_memberships')
@@ -274,12 +268,6 @@ export async function listOwnMemberships(db: Kysely<DatabaseSchema>, handle: str
     .orderBy('space')
     .execute();
   return rows.map((r) => ({ space: r.space, member: handle, state: r.state, updated_ts: r.updated_ts }));
-}
-
-/** A membership in a Space's member list, with who holds it: a person, or an agent and its operator. */
-export interface SpaceMemberView extends MembershipView {
-  member_type: 'human' | 'agent';
-  operator: string | null;
 }
 
 /**

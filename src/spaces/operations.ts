@@ -3,7 +3,7 @@ import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, SIGNED_IN_OWNER_HOST_CREDEN
 import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { requireActiveMember } from '../roles/authority.js';
-import { Handle, StringEnum, Timestamp } from '../shared/schemas.js';
+import { Handle } from '../shared/schemas.js';
 import * as admission from './admission.js';
 import {
   ArchiveBody,
@@ -13,6 +13,8 @@ import {
   SpaceParams,
   SpaceRef,
   SpaceMemberParams,
+  MembershipSchema,
+  SpaceMemberSchema,
 } from './schemas.js';
 import * as spaces from './service.js';
 import { EXAMPLES } from '../operations/examples.js';
@@ -137,25 +139,7 @@ export const changeReviewPolicy = defineOperation({
 
 // Space admission (docs/protocol.md#space-admission).
 
-const MembershipSchema = Type.Object(
-  {
-    space: Type.String(),
-    member: Type.String(),
-    state: StringEnum(['invited', 'requested', 'admitted', 'removed', 'none']),
-    updated_ts: Type.Union([Timestamp, Type.Null()]),
-  },
-  { $id: 'SpaceMembership', additionalProperties: false },
-);
 const MembershipRef = Type.Ref('SpaceMembership');
-/** A row of a Space's member list: the membership, and whether a person or an agent holds it, so no client looks each one up. */
-const SpaceMemberSchema = Type.Object(
-  {
-    ...MembershipSchema.properties,
-    member_type: StringEnum(['human', 'agent'], { description: 'A person, or an agent acting for its operator.' }),
-    operator: Type.Union([Type.String(), Type.Null()], { description: "The agent's operator (its accountable member); null for a person." }),
-  },
-  { $id: 'SpaceMember', additionalProperties: false },
-);
 export const admissionSchemas = [MembershipSchema, SpaceMemberSchema];
 
 

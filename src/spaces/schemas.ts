@@ -1,4 +1,4 @@
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { Handle, SLUG_PATTERN, StringEnum, Timestamp } from '../shared/schemas.js';
 
@@ -75,3 +75,28 @@ export const ListSpacesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Where a member stands in a Space, as kept; a member with no standing there is `none` on the wire. */
+export const MEMBERSHIP_STATES = ['invited', 'requested', 'admitted', 'removed'] as const;
+
+export const MembershipSchema = Type.Object(
+  {
+    space: Type.String(),
+    member: Type.String(),
+    state: StringEnum([...MEMBERSHIP_STATES, 'none']),
+    updated_ts: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'SpaceMembership', additionalProperties: false },
+);
+export type MembershipView = Static<typeof MembershipSchema>;
+
+/** A row of a Space's member list: the membership, and whether a person or an agent holds it, so no client looks each one up. */
+export const SpaceMemberSchema = Type.Object(
+  {
+    ...MembershipSchema.properties,
+    member_type: StringEnum(['human', 'agent'], { description: 'A person, or an agent acting for its operator.' }),
+    operator: Type.Union([Type.String(), Type.Null()], { description: "The agent's operator (its accountable member); null for a person." }),
+  },
+  { $id: 'SpaceMember', additionalProperties: false },
+);
+export type SpaceMemberView = Static<typeof SpaceMemberSchema>;

@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
+import type { MEMBERSHIP_STATES } from './schemas.js';
 
 export type SpaceStatus = 'proposed' | 'active' | 'archived';
 export type JoinPolicy = 'open' | 'request' | 'invite';
 export type ReviewPolicy = 'independent_principal' | 'distinct_member' | 'self_attested';
-export type MembershipState = 'invited' | 'requested' | 'admitted' | 'removed';
+export type MembershipState = (typeof MEMBERSHIP_STATES)[number];
 
 export interface SpaceTable {
   /** Internal row id: breaks ties between Spaces created in the same millisecond. */

@@ -11,6 +11,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { Eligibility } from './eligibility.js';
 import { nextAttemptDelayMs } from './retry.js';
 import { signatureHeader, type SigningKey } from './signing-keys.js';
+import type { WebhookAttemptTable } from './tables.js';
 
 /** A receiver's answer is read up to this size and otherwise ignored. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -226,18 +227,13 @@ async function inboxRangeStillCounts(db: Kysely<DatabaseSchema>, delivery: Claim
   return rows.some((space) => eligibility.mayRead(delivery.owner_member, space));
 }
 
-/** One attempt's result, to be recorded with others in one transaction (recordAttempts). */
-export interface AttemptRecord {
+/** One attempt's result, to be recorded with others in one transaction (recordAttempts): its row, and what follows from it. */
+export type AttemptRecord = Omit<WebhookAttemptTable, 'delivery_id'> & {
   delivery: Claimed;
   outcome: AttemptOutcome;
-  attempt: number;
-  started_ts: string;
-  duration_ms: number;
-  response_status: number | null;
-  error: string | null;
   /** When the next attempt is due (a failed one with attempts left); otherwise null. */
   next_attempt_ts: string | null;
-}
+};
 
 /**
  * Makes one attempt: signs the stored body afresh (a new timestamp, the key
