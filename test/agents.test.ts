@@ -87,14 +87,18 @@ for (const backend of backends()) {
 
     it('refuses an operator that is not a registered active human with 422', async () => {
       await server.human('sam');
+      await server.human('pia');
       await server.app.ctx.db.kysely.updateTable('members').set({ status: 'suspended' }).where('handle', '=', 'sam').execute();
+      await server.app.ctx.db.kysely.updateTable('members').set({ status: 'pending' }).where('handle', '=', 'pia').execute();
       const since = await lastCursor(server);
       for (const operator of ['nobody', 'scout']) {
         const res = await server.request('POST', '/v0/agents', { body: { handle: 'orphan', operator } });
         assertError(res, 'unknown_reference', operator);
       }
-      const suspended = await server.request('POST', '/v0/agents', { body: { handle: 'orphan', operator: 'sam' } });
-      assertError(suspended, 'validation_failed');
+      for (const operator of ['sam', 'pia']) {
+        const res = await server.request('POST', '/v0/agents', { body: { handle: 'orphan', operator } });
+        assertError(res, 'operator_not_active', operator);
+      }
       assert.equal((await server.request('GET', '/v0/members/orphan')).status, 404);
       assert.deepEqual(await hostEvents(server, since), []);
     });

@@ -37,7 +37,7 @@ export async function registerAgent(tx: Tx, actor: Actor, input: NewAgent): Prom
     throw invalid('unknown_reference', `operator must be the handle of a registered human member; ${input.operator} is not`);
   }
   // An agent needs an accountable human who can still act (docs/decisions-local.md).
-  if (operator.status !== 'active') throw invalid('validation_failed', `operator ${input.operator} is ${operator.status}`);
+  if (operator.status !== 'active') throw invalid('operator_not_active', `operator ${input.operator} is ${operator.status}`);
   await insertMember(tx, {
     handle: input.handle,
     type: 'agent',

@@ -125,6 +125,7 @@ export const ERROR_CATALOGUE = {
   challenge_failed: { status: 422, meaning: 'The webhook endpoint did not answer its verification challenge correctly.' },
   mention_too_complex: { status: 422, meaning: 'The message Markdown is too complex to check for mentions.' },
   search_query_invalid: { status: 422, meaning: 'The search query cannot be searched: too long, too many clauses, an operator with a bad value, or nothing to search for; `detail` names which.' },
+  operator_not_active: { status: 422, meaning: 'The human named as an agent\'s operator is pending or suspended: an agent needs an operator who can act.' },
 
   // Load.
   rate_limited: { status: 429, meaning: 'Too many requests of this kind from this caller or address; retry after `Retry-After` seconds.' },
