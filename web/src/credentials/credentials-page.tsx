@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../api/client';
+import { CredentialList } from '../app/credential-list';
 import { Time } from '../app/ui';
 
 type ApiCredential = operations['list_credentials']['responses'][200]['content']['application/json']['credentials'][number];
@@ -85,64 +86,21 @@ export function CredentialsPage() {
         <p>You have no API credentials yet. They appear here when you approve a client.</p>
       ) : null}
       {listing.kind === 'loaded' && listing.credentials.length > 0 ? (
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">Your API credentials, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {listing.credentials.map((c) => (
-                <tr key={c.id} className={c.revoked_ts ? 'revoked' : undefined}>
-                  <th scope="row" className="client-cell" data-label="Client">
-                    {c.client_name}
-                  </th>
-                  <td data-label="Key">
-                    <span className="mono key-prefix">{c.key_prefix}…</span>
-                  </td>
-                  <td data-label="Created">
-                    <Time iso={c.created_ts} />
-                  </td>
-                  <td data-label="Last used">{c.last_used_ts ? <Time iso={c.last_used_ts} /> : 'Never'}</td>
-                  <td data-label="Status">
-                    {c.revoked_ts ? (
-                      <>
-                        Revoked <Time iso={c.revoked_ts} />
-                      </>
-                    ) : (
-                      'Active'
-                    )}
-                  </td>
-                  <td className="row-actions">
-                    {c.revoked_ts ? null : (
-                      <button
-                        type="button"
-                        className="danger secondary"
-                        aria-label={`Revoke “${c.client_name}” (${c.key_prefix}…)`}
-                        onClick={(event) => {
-                          returnFocus.current = event.currentTarget;
-                          setAnnouncement('');
-                          setConfirming(c);
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CredentialList
+          credentials={listing.credentials}
+          caption="Your API credentials, newest first"
+          name={{ label: 'Client', cell: (c) => c.client_name }}
+          columns={[
+            { label: 'Key', cell: (c) => <span className="mono key-prefix">{c.key_prefix}…</span> },
+            { label: 'Created', cell: (c) => <Time iso={c.created_ts} /> },
+          ]}
+          revokeLabel={(c) => `Revoke “${c.client_name}” (${c.key_prefix}…)`}
+          onRevoke={(c, button) => {
+            returnFocus.current = button;
+            setAnnouncement('');
+            setConfirming(c);
+          }}
+        />
       ) : null}
       {confirming ? (
         <RevokeDialog

@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { operations } from '../../../src/client/openapi';
 import { call, client } from '../api/client';
-import { ConfirmDialog, Loaded, Notice, Time } from '../app/ui';
+import { CredentialList } from '../app/credential-list';
+import { ConfirmDialog, Loaded, Notice } from '../app/ui';
 
 const oauthKeys = { grants: ['oauth-grants'] as const };
 
@@ -38,62 +39,29 @@ export function OAuthGrants() {
           list.length === 0 ? (
             <p>No program is connected. They appear here when you allow one.</p>
           ) : (
-            <div className="table-scroll">
-              <table>
-                <caption className="visually-hidden">Programs you allowed, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Program</th>
-                    <th scope="col">Acts as</th>
-                    <th scope="col">Access</th>
-                    <th scope="col">Spaces</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((g) => (
-                    <tr key={g.id} className={g.revoked_ts ? 'revoked' : undefined}>
-                      <th scope="row" className="client-cell" data-label="Program">
-                        {g.client_name}
-                        <span className="hint block mono">{clientHost(g.client_id)}</span>
-                      </th>
-                      <td data-label="Acts as">@{g.acting_member}</td>
-                      <td data-label="Access">{g.scope === 'read' ? 'Read only' : 'Read and write'}</td>
-                      <td data-label="Spaces">{g.spaces === null ? 'Every Space' : g.spaces.join(', ')}</td>
-                      <td data-label="Last used">{g.last_used_ts ? <Time iso={g.last_used_ts} /> : 'Never'}</td>
-                      <td data-label="Status">
-                        {g.revoked_ts ? (
-                          <>
-                            Revoked <Time iso={g.revoked_ts} />
-                          </>
-                        ) : (
-                          'Active'
-                        )}
-                      </td>
-                      <td className="row-actions">
-                        {g.revoked_ts ? null : (
-                          <button
-                            type="button"
-                            className="danger secondary"
-                            aria-label={`Revoke “${g.client_name}” acting as @${g.acting_member}`}
-                            onClick={() => {
-                              setAnnouncement('');
-                              setConfirming(g);
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <CredentialList
+              credentials={list}
+              caption="Programs you allowed, newest first"
+              name={{
+                label: 'Program',
+                cell: (g) => (
+                  <>
+                    {g.client_name}
+                    <span className="hint block mono">{clientHost(g.client_id)}</span>
+                  </>
+                ),
+              }}
+              columns={[
+                { label: 'Acts as', cell: (g) => `@${g.acting_member}` },
+                { label: 'Access', cell: (g) => (g.scope === 'read' ? 'Read only' : 'Read and write') },
+                { label: 'Spaces', cell: (g) => (g.spaces === null ? 'Every Space' : g.spaces.join(', ')) },
+              ]}
+              revokeLabel={(g) => `Revoke “${g.client_name}” acting as @${g.acting_member}`}
+              onRevoke={(g) => {
+                setAnnouncement('');
+                setConfirming(g);
+              }}
+            />
           )
         }
       </Loaded>
