@@ -27,6 +27,7 @@ import { registerObservability, type Readiness } from './observability/routes.js
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
+import { SearchBackfill } from './search/backfill.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -43,6 +44,8 @@ export interface App {
   ctx: AppContext;
   /** False from the moment the node starts closing: `/readyz` answers 503. */
   readiness: Readiness;
+  /** Indexes what existed before the search index, in the background (docs/search-index.md). */
+  searchBackfill: SearchBackfill;
   close(): Promise<void>;
 }
 
@@ -143,12 +146,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   contract.document = () => http.swagger();
   await http.ready();
   ctx.webhooks.start();
+  // Only serving nodes walk, never the admin CLI; the node serves meanwhile.
+  const searchBackfill = new SearchBackfill(ctx);
+  searchBackfill.start();
   return {
     http,
     ctx,
     readiness,
+    searchBackfill,
     async close() {
       readiness.draining = true;
+      await searchBackfill.stop();
       // Before the tail stops: a stopped tail no longer makes anyone wait.
       await ctx.webhooks.stop();
       // Long polls answer now with what they have; otherwise closing would wait out every one.

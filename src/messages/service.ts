@@ -29,6 +29,7 @@ import { AtriumError, forbidden, invalid, notFound } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import type { MembershipState } from '../spaces/tables.js';
 import { getSpace } from '../spaces/service.js';
+import { indexMessage } from '../search/index-writes.js';
 import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -127,6 +128,7 @@ export async function postMessage(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await indexMessage(tx, row);
   const message = toMessage(row);
 
   tx.emit({

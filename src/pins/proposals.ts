@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { eventActor, requireOwnerOrHost } from '../roles/authority.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
+import { indexTask } from '../search/index-writes.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
@@ -91,6 +92,7 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
   if (mine) throw conflict('pin_proposal_exists', `${me} already has an unresolved pin proposal in Space ${slug} (${mine.id}): one at a time`);
 
   const ts = tx.now.toISOString();
+  const title = `Pin resource ${resourceId}`;
   let id: number;
   try {
     const inserted = await tx.db
@@ -98,7 +100,7 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
       .values({
         space: slug,
         kind: 'pin_proposal',
-        title: `Pin resource ${resourceId}`,
+        title,
         // The rationale is also the task body, so generic task views say why.
         body: input.rationale,
         status: 'open',
@@ -116,6 +118,7 @@ export async function proposePin(tx: Tx, actor: Actor, slug: string, input: Prop
     if (isUniqueViolation(err)) throw conflict('pin_proposal_exists', `a pin proposal for Resource ${resourceId}, or by ${me}, is already pending in Space ${slug}`);
     throw err;
   }
+  await indexTask(tx, { id, space: slug, title, body: input.rationale, created_by: me, created_ts: ts });
   tx.emit({
     type: 'pin_proposed',
     space: slug,

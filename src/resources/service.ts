@@ -5,6 +5,7 @@ import type { Actor } from '../identity/actor.js';
 import { requireActiveSpace } from '../messages/content.js';
 import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { indexResource } from '../search/index-writes.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
@@ -173,6 +174,7 @@ export async function createResource(tx: Tx, actor: Actor, slug: string, input: 
     .values({ id, space: slug, kind, name: input.name, current_version: 1, created_by: author, created_ts: ts, updated_ts: ts })
     .execute();
   await insertVersion(tx, id, 1, input.name, content, author, ts);
+  await indexResource(tx, { id, space: slug, name: input.name, mime_type: content.mime_type, author, created_ts: ts, text: content.text });
   tx.emit({
     type: 'resource_created',
     space: slug,
@@ -230,6 +232,7 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
   const { content } = input;
   await storeBlob(tx, content, ts);
   await insertVersion(tx, id, version, advanced.name, content, author, ts);
+  await indexResource(tx, { id, space: slug, name: advanced.name, mime_type: content.mime_type, author, created_ts: ts, text: content.text });
   tx.emit({
     type: 'resource_version_added',
     space: slug,

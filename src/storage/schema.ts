@@ -14,6 +14,7 @@ import type { WebhooksTables } from '../webhooks/tables.js';
 import type { CredentialsTables } from '../credentials/tables.js';
 import type { InboxTables } from '../inbox/tables.js';
 import type { OAuthTables } from '../oauth/tables.js';
+import type { SearchTables } from '../search/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -33,4 +34,5 @@ export type DatabaseSchema = MembersTables &
   IdempotencyKeysTables &
   CredentialsTables &
   InboxTables &
-  OAuthTables;
+  OAuthTables &
+  SearchTables;

@@ -6,6 +6,7 @@ import { conflict, forbidden, invalid, notFound } from '../shared/errors.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
 import { getSpace } from '../spaces/service.js';
+import { indexTask } from '../search/index-writes.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { listStates, MOVES, NO_WORK, type TaskMove } from './lifecycle.js';
@@ -86,6 +87,7 @@ export async function createTask(tx: Tx, actor: Actor, slug: string, input: NewT
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(inserted.id);
+  await indexTask(tx, { id, space: slug, title: input.title, body, created_by: creator, created_ts: ts });
   tx.emit({
     type: 'task_created',
     space: slug,

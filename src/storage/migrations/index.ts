@@ -20,6 +20,7 @@ import * as credentialChangeNotices from './0017-credential-change-notices.js';
 import * as credentialChangeCounter from './0018-credential-change-counter.js';
 import * as inboxReads from './0019-inbox-reads.js';
 import * as oauth from './0020-oauth.js';
+import * as search from './0021-search.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0018-credential-change-counter': credentialChangeCounter,
   '0019-inbox-reads': inboxReads,
   '0020-oauth': oauth,
+  '0021-search': search,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

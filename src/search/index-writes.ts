@@ -1,0 +1,226 @@
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Dialect } from '../storage/dialect.js';
+import type { Tx } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { documentTerms, ftsColumn, tsvectorLiteral, type DocumentTerms } from './document-terms.js';
+import type { SearchDocumentTable, SearchKind } from './tables.js';
+
+/**
+ * Keeping the search index (docs/search-index.md): each write that creates a
+ * searchable record calls one of these in its own transaction, so the record
+ * and its document commit together or not at all, and the next search on any
+ * node finds it. What a call costs: one insert on PostgreSQL (row and terms
+ * together); on SQLite one insert and one FTS5 insert.
+ *
+ * The inputs name only the fields indexed, so the capabilities that call in
+ * pass their rows as they have them, and this folder imports no service.
+ */
+
+export interface IndexedMessage {
+  id: number;
+  space: string;
+  channel: string | null;
+  task_id: number | null;
+  direct_member_a: string | null;
+  direct_member_b: string | null;
+  author: string;
+  body: string;
+  created_ts: string;
+}
+
+export interface IndexedTask {
+  id: number;
+  space: string;
+  title: string;
+  body: string;
+  created_by: string;
+  created_ts: string;
+}
+
+/** A Resource as its current version has it: the version's name, type, author and time, and its text. */
+export interface IndexedResource {
+  id: string;
+  space: string;
+  name: string;
+  mime_type: string;
+  author: string;
+  created_ts: string;
+  text: string;
+}
+
+/**
+ * The Resource versions that are searched: Markdown text. Every version is
+ * Markdown today; should another type be allowed, a Resource whose current
+ * version is of it leaves the index (its new version's write removes its
+ * document) and returns when a Markdown version is current again.
+ */
+export const INDEXED_MIME_TYPES: readonly string[] = ['text/markdown'];
+
+export function recordKey(kind: SearchKind, id: number | string): string {
+  return `${kind}:${id}`;
+}
+
+/** A row of `search_documents` and the text its terms come from. */
+export interface SearchDocument {
+  row: Insertable<SearchDocumentTable>;
+  title: string;
+  body: string;
+}
+
+export function messageDocument(message: IndexedMessage): SearchDocument {
+  return {
+    row: {
+      kind: 'message',
+      record_key: recordKey('message', message.id),
+      space: message.space,
+      channel: message.channel,
+      task_id: message.task_id,
+      direct_member_a: message.direct_member_a,
+      direct_member_b: message.direct_member_b,
+      author: message.author,
+      created_ts: message.created_ts,
+    },
+    title: '',
+    body: message.body,
+  };
+}
+
+export function taskDocument(task: IndexedTask): SearchDocument {
+  return {
+    row: { ...unplaced(task.space), kind: 'task', record_key: recordKey('task', task.id), author: task.created_by, created_ts: task.created_ts },
+    title: task.title,
+    body: task.body,
+  };
+}
+
+/** Undefined when the current version is not searched (INDEXED_MIME_TYPES). */
+export function resourceDocument(resource: IndexedResource): SearchDocument | undefined {
+  if (!INDEXED_MIME_TYPES.includes(resource.mime_type)) return undefined;
+  return {
+    row: {
+      ...unplaced(resource.space),
+      kind: 'resource',
+      record_key: recordKey('resource', resource.id),
+      author: resource.author,
+      created_ts: resource.created_ts,
+    },
+    title: resource.name,
+    body: resource.text,
+  };
+}
+
+function unplaced(space: string) {
+  return { space, channel: null, task_id: null, direct_member_a: null, direct_member_b: null };
+}
+
+/** A message just posted (channel, direct or task discussion). */
+export async function indexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
+  await writeDocuments(tx.db, tx.dialect, [messageDocument(message)], 'fail');
+}
+
+/** A task just created, of any kind (pin proposals are tasks too). */
+export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
+  await writeDocuments(tx.db, tx.dialect, [taskDocument(task)], 'fail');
+}
+
+/**
+ * A Resource just created or given a new version: its document now says what
+ * the new current version says. A version that is not searched removes it.
+ * Concurrent versions of one Resource write here in the order they took the
+ * Resource's row (addVersion's UPDATE), so the last to commit is the current one.
+ */
+export async function indexResource(tx: Tx, resource: IndexedResource): Promise<void> {
+  const document = resourceDocument(resource);
+  if (document) await writeDocuments(tx.db, tx.dialect, [document], 'replace');
+  else await removeDocument(tx.db, tx.dialect, recordKey('resource', resource.id));
+}
+
+/**
+ * What a document whose record is already indexed does: `fail` (a new record
+ * never is: a conflict is a fault), `ignore` (the backfill: whoever indexed it
+ * first wins, as the record cannot have changed) or `replace` (a Resource's
+ * new version).
+ */
+export type OnIndexed = 'fail' | 'ignore' | 'replace';
+
+/** Rows per statement, and the terms' text per statement, when the backfill writes many. */
+const ROWS_PER_STATEMENT = 100;
+const TERM_CHARS_PER_STATEMENT = 4_000_000;
+
+/** Writes documents and their terms; answers how many were written (not ignored). */
+export async function writeDocuments(db: Kysely<DatabaseSchema>, dialect: Dialect, documents: SearchDocument[], onIndexed: OnIndexed): Promise<number> {
+  let written = 0;
+  let chunk: Array<{ document: SearchDocument; terms: DocumentTerms }> = [];
+  let chars = 0;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    written += dialect === 'postgres' ? await writePostgres(db, chunk, onIndexed) : await writeSqlite(db, chunk, onIndexed);
+    chunk = [];
+    chars = 0;
+  };
+  for (const document of documents) {
+    const terms = documentTerms(document.title, document.body);
+    chunk.push({ document, terms });
+    chars += terms.title.length + terms.body.length;
+    if (chunk.length >= ROWS_PER_STATEMENT || chars >= TERM_CHARS_PER_STATEMENT) await flush();
+  }
+  await flush();
+  return written;
+}
+
+async function writePostgres(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
+  // The tsvector column is PostgreSQL's alone, so only this view of the table names it.
+  const pg = db.withTables<{ search_documents: { terms: string } }>();
+  const insert = pg
+    .insertInto('search_documents')
+    .values(chunk.map(({ document, terms }) => ({ ...document.row, terms: sql<string>`${tsvectorLiteral(terms)}::tsvector` })));
+  const done =
+    onIndexed === 'fail'
+      ? insert
+      : insert.onConflict((oc) =>
+          onIndexed === 'ignore'
+            ? oc.column('record_key').doNothing()
+            : oc.column('record_key').doUpdateSet((eb) => ({
+                space: eb.ref('excluded.space'),
+                author: eb.ref('excluded.author'),
+                created_ts: eb.ref('excluded.created_ts'),
+                terms: eb.ref('excluded.terms'),
+              })),
+        );
+  const result = await done.executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+async function writeSqlite(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
+  const insert = db.insertInto('search_documents').values(chunk.map(({ document }) => document.row));
+  const done =
+    onIndexed === 'fail'
+      ? insert
+      : insert.onConflict((oc) =>
+          onIndexed === 'ignore'
+            ? oc.column('record_key').doNothing()
+            : oc.column('record_key').doUpdateSet((eb) => ({
+                space: eb.ref('excluded.space'),
+                author: eb.ref('excluded.author'),
+                created_ts: eb.ref('excluded.created_ts'),
+              })),
+        );
+  // Only the rows written come back (an ignored one does not), each with its id: the rowid of its terms.
+  const rows = await done.returning(['id', 'record_key']).execute();
+  if (rows.length === 0) return 0;
+  const termsOf = new Map(chunk.map(({ document, terms }) => [document.row.record_key, terms]));
+  const values = rows.map((row) => {
+    const terms = termsOf.get(row.record_key)!;
+    return sql`(${row.id}, ${ftsColumn(terms.title)}, ${ftsColumn(terms.body)})`;
+  });
+  // OR REPLACE: a replaced document's old terms go (a contentless_delete table supports it).
+  const verb = onIndexed === 'replace' ? sql`insert or replace into` : sql`insert into`;
+  await sql`${verb} search_terms (rowid, title, body) values ${sql.join(values)}`.execute(db);
+  return rows.length;
+}
+
+/** Removes a record's document and its terms, if it has one. */
+export async function removeDocument(db: Kysely<DatabaseSchema>, dialect: Dialect, key: string): Promise<void> {
+  const removed = await db.deleteFrom('search_documents').where('record_key', '=', key).returning('id').execute();
+  if (dialect === 'sqlite') for (const { id } of removed) await sql`delete from search_terms where rowid = ${id}`.execute(db);
+}
