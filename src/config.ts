@@ -62,6 +62,8 @@ export interface Config {
   oauthRegistrationRateLimit: number;
   /** Authorizations (`GET /oauth/authorize`) one network address may start per hour. */
   oauthAuthorizationRateLimit: number;
+  /** Searches one network address may make per minute without a credential (429 beyond; docs/search.md). */
+  anonymousSearchRateLimit: number;
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentRegistrationRateLimit: parsePositiveInt('ATRIUM_AGENT_REGISTRATION_RATE_LIMIT', env.ATRIUM_AGENT_REGISTRATION_RATE_LIMIT ?? '20'),
     oauthRegistrationRateLimit: parsePositiveInt('ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT', env.ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT ?? '20'),
     oauthAuthorizationRateLimit: parsePositiveInt('ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT', env.ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT ?? '120'),
+    anonymousSearchRateLimit: parsePositiveInt('ATRIUM_SEARCH_ANONYMOUS_RATE_LIMIT', env.ATRIUM_SEARCH_ANONYMOUS_RATE_LIMIT ?? '60'),
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),

@@ -69,6 +69,7 @@ const PROTOCOL_TOOLS = [
   'list_inbox_events',
   'post_message',
   'list_channels',
+  'search',
 ];
 
 const SNAPSHOT = fileURLToPath(new URL('./snapshots/mcp-tools.json', import.meta.url));
@@ -79,7 +80,7 @@ const SNAPSHOT = fileURLToPath(new URL('./snapshots/mcp-tools.json', import.meta
  * paid on every conversation. Raise it deliberately, in review, not to make a
  * change pass (docs/mcp.md#output-schemas has the numbers).
  */
-const TOOLS_LIST_BUDGET = 215_000;
+const TOOLS_LIST_BUDGET = 220_000;
 
 /** The keywords an output schema keeps from the contract's response schema: those that give the shape. */
 const SHAPE_KEYWORDS = ['type', 'properties', 'patternProperties', 'required', 'items', 'prefixItems', 'enum', 'const', 'anyOf', 'allOf'];
@@ -162,7 +163,8 @@ describe('MCP tools mirror the operation declarations', () => {
       if (op.notAnMcpTool !== undefined) assert.ok(op.notAnMcpTool.length > 10, `${op.name} says why it has no tool`);
     }
     for (const name of PROTOCOL_TOOLS) assert.ok(names.includes(name), `the protocol names tool ${name}`);
-    for (const name of names) assert.match(name, /^[a-z]+(?:_[a-z]+)+$/, 'snake_case verb_noun');
+    // `search` is the one tool the protocol names with a verb alone.
+    for (const name of names.filter((n) => n !== 'search')) assert.match(name, /^[a-z]+(?:_[a-z]+)+$/, 'snake_case verb_noun');
   });
 
   it("takes as arguments exactly the REST request's path, query and body fields", () => {

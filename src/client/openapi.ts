@@ -1222,6 +1222,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find messages, tasks and Resources
+         * @description Full-text search over channel and direct messages, task titles, bodies and discussion, and the current version of each Markdown Resource, limited to what the caller may read right now: public Spaces for everyone, `invite` Spaces with current admission, direct messages for their two members, proposed and archived Spaces for their Owner/Host. Most relevant first (newest first among equals), or newest first with `sort=newest`. Anonymous callers are rate limited per address. See docs/search.md for the query language.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/spaces/{slug}/pins": {
         parameters: {
             query?: never;
@@ -3935,6 +3955,40 @@ export interface components {
              */
             created_ts: string;
         };
+        SearchResult: {
+            /** @enum {string} */
+            kind: "message" | "task" | "resource";
+            space: string;
+            /** @description The record's id: a message's or a task's integer id, a Resource's `res_…` id. */
+            id: number | string;
+            /** @description Channel messages: the channel. */
+            channel?: string;
+            /** @description Task discussion messages: the task whose discussion holds it. */
+            task_id?: number;
+            /** @description Direct messages: the two participants, sorted. */
+            direct_members?: string[];
+            /** @description Tasks: the title. Resources: the current version's name. */
+            title?: string;
+            /** @description A message's author, a task's creator, the author of a Resource's current version. */
+            author: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+            /** @description Plain text from the record around what matched. */
+            snippet: string;
+            /** @description Where `snippet` matched, in order, not overlapping. */
+            highlights: number[][];
+            /** @description The cursor of the event that made the matched text current. */
+            event_cursor: number;
+        };
+        SearchPage: {
+            protocol: string;
+            results: components["schemas"]["SearchResult"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
     };
     responses: {
         /** @description The request is not valid HTTP: bad framing (content length, chunked encoding), or a header value holding a control character. The connection is closed. */
@@ -4022,7 +4076,7 @@ export interface components {
         ValidationFailed: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "invalid_request" | "url_invalid" | "task_required";
+                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
                 [name: string]: unknown;
             };
             content: {
@@ -7084,6 +7138,48 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description What to find, 1-500 characters: words (all must match; `word*` for a prefix), `"phrases"`, `-word` to exclude, and the operators `from:<handle>`, `in:<space>`, `in:<space>/<channel>`, `kind:message|task|resource`, `is:dm`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD`. */
+                q: string;
+                /** @description Only this Space (as `in:<space>` does). */
+                space?: string;
+                /** @description Only this kind of record (as `kind:` does). */
+                kind?: "message" | "task" | "resource";
+                /** @description `relevance` (the default): most relevant first, newest first among equals. `newest`: by time alone. */
+                sort?: "relevance" | "newest";
+                /** @description Results per page, 1-100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `next_cursor`, with the same `q` and filters. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
         };

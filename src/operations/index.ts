@@ -24,6 +24,7 @@ import { webhookSchemas } from '../webhooks/schemas.js';
 import { credentialOperations } from '../credentials/operations.js';
 import { credentialSchemas } from '../credentials/schemas.js';
 import { oauthOperations } from '../oauth/operations.js';
+import { searchOperations, searchSchemas } from '../search/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -44,6 +45,7 @@ export const sharedSchemas: TSchema[] = [
   ...pinSchemas,
   ...webhookSchemas,
   ...credentialSchemas,
+  ...searchSchemas,
 ];
 
 /** Every API operation, in contract order. */
@@ -60,6 +62,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...messageOperations,
     ...inboxOperations,
     ...resourceOperations,
+    ...searchOperations,
     ...pinOperations,
     ...webhookOperations,
     ...credentialOperations,

@@ -14,6 +14,7 @@ export const TAGS = {
   Tasks: 'Tasks: claim, release, submit, complete with provenance, reopen, cancel; and their discussion.',
   Messages: 'Channels, channel messages and direct conversations.',
   Resources: 'Versioned Markdown Resources.',
+  Search: 'Full-text search over messages, tasks and Resources, limited to what the caller may read.',
   Pins: 'The front page: pins, repository pins and pin proposals.',
   Webhooks: 'Signed wake-ups that say new events exist: signing keys, endpoints, subscriptions and deliveries.',
   Credentials: 'Approved external calls through the credential gateway: connections, approvals, calls and tickets.',

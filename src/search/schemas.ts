@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
 import { SpaceSlug } from '../spaces/schemas.js';
-import { Timestamp } from '../shared/schemas.js';
+import { StringEnum, Timestamp } from '../shared/schemas.js';
 
 /** The kinds of record search finds, as `kind=` and `kind:` name them. */
 export const SEARCH_KINDS = ['message', 'task', 'resource'] as const;
@@ -19,12 +19,11 @@ export const SearchQuery = Type.Object(
       description:
         'What to find, 1-500 characters: words (all must match; `word*` for a prefix), `"phrases"`, `-word` to exclude, and the operators ' +
         '`from:<handle>`, `in:<space>`, `in:<space>/<channel>`, `kind:message|task|resource`, `is:dm`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD`.',
-      examples: ['trellis "south wall" from:bea'],
     }),
     space: Type.Optional({ ...SpaceSlug, description: 'Only this Space (as `in:<space>` does).' }),
-    kind: Type.Optional(Type.Union(SEARCH_KINDS.map((k) => Type.Literal(k)), { description: 'Only this kind of record (as `kind:` does).' })),
+    kind: Type.Optional(StringEnum(SEARCH_KINDS, { description: 'Only this kind of record (as `kind:` does).' })),
     sort: Type.Optional(
-      Type.Union([Type.Literal('relevance'), Type.Literal('newest')], {
+      StringEnum(['relevance', 'newest'], {
         description: '`relevance` (the default): most relevant first, newest first among equals. `newest`: by time alone.',
       }),
     ),
@@ -37,13 +36,17 @@ export const SearchQuery = Type.Object(
 );
 export type SearchRequest = Static<typeof SearchQuery>;
 
-const Highlight = Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })], {
-  description: 'A matched span of `snippet`: start and end offsets in Unicode code points, end exclusive.',
+// An array of two rather than a tuple: generated clients type a fixed-length array alike, and
+// several of them (openapi-typescript among them) do not read the older tuple form.
+const Highlight = Type.Array(Type.Integer({ minimum: 0 }), {
+  minItems: 2,
+  maxItems: 2,
+  description: 'A matched span of `snippet`: its start and end offsets in Unicode code points, end exclusive.',
 });
 
 export const SearchResultSchema = Type.Object(
   {
-    kind: Type.Union(SEARCH_KINDS.map((k) => Type.Literal(k))),
+    kind: StringEnum(SEARCH_KINDS),
     space: Type.String(),
     id: Type.Union([Type.Integer({ minimum: 1 }), Type.String()], {
       description: "The record's id: a message's or a task's integer id, a Resource's `res_…` id.",

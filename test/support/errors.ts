@@ -38,7 +38,8 @@ import type { TestResponse } from './server.js';
  *   member's calls in flight, or the connection's), webhook-subscriptions.test.ts
  *   (which quota), webhook-endpoints.test.ts (which challenge limit),
  *   mcp-transport.test.ts (JSON-RPC batches), repository.test.ts and
- *   gateway-tickets.test.ts (the path rules).
+ *   gateway-tickets.test.ts (the path rules), search-query-language.test.ts
+ *   (which operator, value or limit made a search query unsearchable).
  * - The words name the state, party or address at fault, which the code does
  *   not carry: tasks.test.ts (the task's state, and who holds it),
  *   tasks-provenance.test.ts and operators.test.ts (the rule that refused a

@@ -14,6 +14,7 @@ import { registerOAuthGrants } from './oauth-grants.js';
 import { registerPins } from './pins.js';
 import { registerResources } from './resources.js';
 import { registerRoles } from './roles.js';
+import { registerSearch } from './search.js';
 import { registerSpaces } from './spaces.js';
 import { registerTasks } from './tasks.js';
 import { registerWebhookCommands } from './webhooks.js';
@@ -41,6 +42,7 @@ export function registerClientCommands(program: Command): void {
   registerTasks(program);
   registerMessageCommands(program);
   registerResources(program);
+  registerSearch(program);
   registerPins(program);
   registerWebhookCommands(program);
   registerExternalCallCommands(program);

@@ -82,6 +82,7 @@ export const ROUTES: Route[] = [
   {"name":"update_resource","method":"POST","path":"/v0/spaces/{slug}/resources/{id}/versions","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"list_resource_versions","method":"GET","path":"/v0/spaces/{slug}/resources/{id}/versions","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
   {"name":"get_resource_version","method":"GET","path":"/v0/spaces/{slug}/resources/{id}/versions/{version}","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
+  {"name":"search","method":"GET","path":"/v0/search","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
   {"name":"set_space_pins","method":"POST","path":"/v0/spaces/{slug}/pins","auth":{"anonymous":false,"schemes":["member_key","session","steward_key"]}},
   {"name":"pin_resource","method":"POST","path":"/v0/spaces/{slug}/pins/append","auth":{"anonymous":false,"schemes":["member_key","session","steward_key"]}},
   {"name":"get_front_page","method":"GET","path":"/v0/spaces/{slug}/front-page","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},

@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { Actor } from '../identity/actor.js';
+import { isOwnerOrHost } from '../roles/authority.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+
+/**
+ * What a caller may find, decided once per search and applied inside the
+ * query (never by fetching results and dropping some, which would make a page
+ * of 20 cost a scan of everything the caller cannot see, and would leak
+ * through timing and page sizes). It mirrors how the feeds read now:
+ *
+ * - active `open` and `request` Spaces: everyone, anonymous callers included;
+ * - active `invite` Spaces: members with current admission;
+ * - any Space, `proposed` and `archived` ones too: its Owner/Host (a Space-scoped
+ *   assignment there, or a host-wide one; never an agent, which does not inherit
+ *   its operator's roles);
+ * - direct messages: only their two participants, and only where they may read
+ *   the Space;
+ * - an OAuth token narrowed to some Spaces: what is public, and only inside
+ *   its Spaces what its member's admission, roles and conversations add.
+ *
+ * A suspended or pending member reads as the public does (admission and roles
+ * count only for active members), as on every other read.
+ */
+export interface SearchScope {
+  /** Host-wide Owner/Host or the steward key: every Space (their direct messages still only their own). */
+  everySpace: boolean;
+  /** The active member searching, whose admissions and direct messages count; null otherwise. */
+  member: string | null;
+  /** Spaces where a Space-scoped Owner/Host assignment lets the caller read whatever the Space's state. */
+  hosted: string[];
+  /** An OAuth grant's Spaces, when the token is narrowed; null when it is not. */
+  granted: string[] | null;
+}
+
+export async function searchScope(db: Kysely<DatabaseSchema>, actor: Actor): Promise<SearchScope> {
+  const active = actor.kind === 'member' && actor.member.status === 'active' ? actor : null;
+  const granted = active?.credential.grant?.spaces ?? null;
+  const everySpace = await isOwnerOrHost(db, actor, { hostWideOnly: true });
+  let hosted: string[] = [];
+  if (active && !everySpace && active.member.type === 'human') {
+    const rows = await db
+      .selectFrom('role_assignments')
+      .select('space')
+      .where('member_handle', '=', active.member.handle)
+      .where('status', '=', 'active')
+      .where('role', 'in', ['owner', 'host'])
+      .where('space', 'is not', null)
+      .execute();
+    hosted = rows.map((row) => row.space!).filter((space) => space !== null);
+  }
+  return { everySpace, member: active?.member.handle ?? null, hosted, granted };
+}

@@ -1,0 +1,254 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Actor } from '../identity/actor.js';
+import { PROTOCOL } from '../shared/protocol.js';
+import { invalid } from '../shared/errors.js';
+import type { Database } from '../storage/database.js';
+import type { DatabaseSchema } from '../storage/schema.js';
+import { decodeCursor, encodeCursor, MAX_OFFSET } from './page-cursor.js';
+import { fts5Match, tsquery } from './match-syntax.js';
+import { parseQuery, type ParsedQuery, type Place } from './query-language.js';
+import { DEFAULT_SEARCH_LIMIT, type SearchKind, type SearchPage, type SearchRequest, type SearchResult } from './schemas.js';
+import { searchScope, type SearchScope } from './scope.js';
+import { snippet } from './snippet.js';
+
+/** The FTS5 table holds the terms on SQLite; only search reads it, so the shared schema leaves it out. */
+type Indexed = DatabaseSchema & { search_terms: { rowid: number; title: string; body: string } };
+type Docs = ExpressionBuilder<Indexed & { d: DatabaseSchema['search_documents'] }, 'd' | 'spaces'>;
+
+/**
+ * `GET /v0/search` (docs/search.md). One query finds, filters by what the
+ * caller may read and by the operators, ranks and pages; the page's text is
+ * then read from the records themselves for snippets, so the index holds terms
+ * and never a second copy of anyone's words.
+ */
+export async function search(db: Database, actor: Actor, request: SearchRequest): Promise<SearchPage> {
+  const parsed = parseQuery(request.q);
+  const filters = mergeRequestFilters(parsed, request);
+  const binding = { q: request.q, space: request.space, kind: request.kind, sort: request.sort };
+  const offset = decodeCursor(binding, request.cursor);
+  const limit = Math.min(request.limit ?? DEFAULT_SEARCH_LIMIT, MAX_OFFSET - offset);
+  await requireKnownSpaces(db.kysely, [...parsed.places.map((place) => place.space), ...(request.space ? [request.space] : [])]);
+  const scope = await searchScope(db.kysely, actor);
+  const rows = limit <= 0 || filters === null ? [] : await findDocuments(db, parsed, filters, scope, request.sort ?? 'relevance', offset, limit + 1);
+  const more = rows.length > limit && offset + limit < MAX_OFFSET;
+  const page = rows.slice(0, limit);
+  const results = await describe(db.kysely, page, parsed);
+  return { protocol: PROTOCOL, results, next_cursor: more ? encodeCursor(binding, offset + limit) : null };
+}
+
+/** What narrows the results besides the words: the query's operators, and `space=` and `kind=`. */
+interface Filters {
+  authors: string[];
+  places: Place[];
+  kinds: SearchKind[];
+  directOnly: boolean;
+  createdBefore: string | null;
+  createdAfter: string | null;
+}
+
+/**
+ * `space=` and `kind=` narrow as `in:` and `kind:` do; given both ways, a
+ * result must satisfy both, and null means none can.
+ */
+function mergeRequestFilters(parsed: ParsedQuery, request: SearchRequest): Filters | null {
+  const filters: Filters = { ...parsed };
+  if (request.space !== undefined) {
+    if (filters.places.length === 0) filters.places = [{ space: request.space, channel: null }];
+    else {
+      filters.places = filters.places.filter((place) => place.space === request.space);
+      if (filters.places.length === 0) return null;
+    }
+  }
+  if (request.kind !== undefined) {
+    if (filters.kinds.length > 0 && !filters.kinds.includes(request.kind)) return null;
+    filters.kinds = [request.kind];
+  }
+  return filters;
+}
+
+async function requireKnownSpaces(db: Kysely<DatabaseSchema>, slugs: string[]): Promise<void> {
+  if (slugs.length === 0) return;
+  const unique = [...new Set(slugs)];
+  const known = await db.selectFrom('spaces').select('slug').where('slug', 'in', unique).execute();
+  const missing = unique.filter((slug) => !known.some((row) => row.slug === slug));
+  if (missing.length > 0) throw invalid('search_query_invalid', `in: names no Space called ${missing[0]}`);
+}
+
+interface DocumentRow {
+  id: number;
+  kind: SearchKind;
+  record_key: string;
+  space: string;
+  channel: string | null;
+  task_id: number | null;
+  direct_member_a: string | null;
+  direct_member_b: string | null;
+  author: string;
+  created_ts: string;
+}
+
+async function findDocuments(
+  db: Database,
+  parsed: ParsedQuery,
+  filters: Filters,
+  scope: SearchScope,
+  sort: 'relevance' | 'newest',
+  offset: number,
+  limit: number,
+): Promise<DocumentRow[]> {
+  const k = db.kysely as unknown as Kysely<Indexed>;
+  const columns = ['d.id', 'd.kind', 'd.record_key', 'd.space', 'd.channel', 'd.task_id', 'd.direct_member_a', 'd.direct_member_b', 'd.author', 'd.created_ts'] as const;
+  let query = k
+    .selectFrom('search_documents as d')
+    .innerJoin('spaces', 'spaces.slug', 'd.space')
+    .select(columns)
+    .where((eb) => readable(eb as unknown as Docs, scope))
+    .where((eb) => matchesFilters(eb as unknown as Docs, filters));
+  if (db.dialect === 'postgres') {
+    const terms = tsquery(parsed);
+    if (terms !== null) {
+      query = query.where(sql<SqlBool>`d.terms @@ ${terms}::tsquery`);
+      if (sort === 'relevance') query = query.orderBy(sql`ts_rank_cd(d.terms, ${terms}::tsquery)`, 'desc');
+    }
+  } else {
+    const { match, exclude } = fts5Match(parsed);
+    if (match !== null) {
+      query = query.innerJoin('search_terms', 'search_terms.rowid', 'd.id').where(sql<SqlBool>`search_terms MATCH ${match}`);
+      if (sort === 'relevance') query = query.orderBy(sql`bm25(search_terms, 4.0, 1.0)`, 'asc');
+    }
+    if (exclude !== null) query = query.where(sql<SqlBool>`d.id not in (select rowid from search_terms where search_terms match ${exclude})`);
+  }
+  const rows = await query.orderBy('d.created_ts', 'desc').orderBy('d.id', 'desc').limit(limit).offset(offset).execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), task_id: row.task_id === null ? null : Number(row.task_id) })) as DocumentRow[];
+}
+
+function readable(eb: Docs, scope: SearchScope): Expression<SqlBool> {
+  const publicSpace = eb.and([eb('spaces.status', '=', 'active'), eb('spaces.join_policy', '!=', 'invite')]);
+  const privileged: Expression<SqlBool>[] = [];
+  if (scope.everySpace) privileged.push(sql<SqlBool>`1 = 1`);
+  if (scope.member !== null) {
+    privileged.push(
+      eb.and([
+        eb('spaces.status', '=', 'active'),
+        eb(
+          'd.space',
+          'in',
+          eb
+            .selectFrom('space_memberships')
+            .select('space_memberships.space')
+            .where('space_memberships.member_handle', '=', scope.member)
+            .where('space_memberships.state', '=', 'admitted'),
+        ),
+      ]),
+    );
+  }
+  if (scope.hosted.length > 0) privileged.push(eb('d.space', 'in', scope.hosted));
+  // Outside its Spaces a narrowed OAuth token reads only what is public, as on every read.
+  const withinGrant = (condition: Expression<SqlBool>) =>
+    scope.granted === null ? condition : scope.granted.length === 0 ? sql<SqlBool>`1 = 0` : eb.and([eb('d.space', 'in', scope.granted), condition]);
+  const spaceReadable = eb.or([publicSpace, ...(privileged.length > 0 ? [withinGrant(eb.or(privileged))] : [])]);
+  // A direct message is its two participants' alone (no role reads another's), and a narrowed
+  // token's only inside its Spaces, as in the inbox.
+  const direct =
+    scope.member === null
+      ? eb('d.direct_member_a', 'is', null)
+      : eb.or([eb('d.direct_member_a', 'is', null), withinGrant(eb.or([eb('d.direct_member_a', '=', scope.member), eb('d.direct_member_b', '=', scope.member)]))]);
+  return eb.and([spaceReadable, direct]);
+}
+
+function matchesFilters(eb: Docs, filters: Filters): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (filters.authors.length > 0) conditions.push(eb('d.author', 'in', filters.authors));
+  if (filters.places.length > 0) {
+    conditions.push(
+      eb.or(filters.places.map((place) => (place.channel === null ? eb('d.space', '=', place.space) : eb.and([eb('d.space', '=', place.space), eb('d.channel', '=', place.channel)])))),
+    );
+  }
+  if (filters.kinds.length > 0) conditions.push(eb('d.kind', 'in', filters.kinds));
+  if (filters.directOnly) conditions.push(eb('d.direct_member_a', 'is not', null));
+  if (filters.createdBefore !== null) conditions.push(eb('d.created_ts', '<', filters.createdBefore));
+  if (filters.createdAfter !== null) conditions.push(eb('d.created_ts', '>', filters.createdAfter));
+  return eb.and(conditions);
+}
+
+/** The text and event of each row on the page, read from the records themselves. */
+async function describe(db: Kysely<DatabaseSchema>, rows: DocumentRow[], parsed: ParsedQuery): Promise<SearchResult[]> {
+  if (rows.length === 0) return [];
+  const texts = await recordTexts(db, rows);
+  const cursors = await eventCursors(db, rows);
+  const results: SearchResult[] = [];
+  for (const row of rows) {
+    const text = texts.get(row.record_key);
+    const cursor = cursors.get(row.record_key);
+    // Indexed in a transaction whose event the sequencer has not numbered yet (PostgreSQL, for
+    // a moment after commit): the feeds do not show it yet either.
+    if (text === undefined || cursor === undefined) continue;
+    const body = text.body.length > 0 ? snippet(text.body, parsed) : null;
+    const titled = text.title !== null ? snippet(text.title, parsed) : null;
+    const shown = body !== null && (body.highlights.length > 0 || titled === null || titled.highlights.length === 0) ? body : titled ?? { snippet: '', highlights: [] };
+    const id = row.kind === 'resource' ? row.record_key.slice('resource:'.length) : Number(row.record_key.slice(row.record_key.indexOf(':') + 1));
+    results.push({
+      kind: row.kind,
+      space: row.space,
+      id,
+      ...(row.channel !== null ? { channel: row.channel } : {}),
+      ...(row.task_id !== null ? { task_id: row.task_id } : {}),
+      ...(row.direct_member_a !== null && row.direct_member_b !== null ? { direct_members: [row.direct_member_a, row.direct_member_b] } : {}),
+      ...(text.title !== null ? { title: text.title } : {}),
+      author: row.author,
+      created_ts: row.created_ts,
+      snippet: shown.snippet,
+      highlights: shown.highlights,
+      event_cursor: cursor,
+    });
+  }
+  return results;
+}
+
+async function recordTexts(db: Kysely<DatabaseSchema>, rows: DocumentRow[]): Promise<Map<string, { title: string | null; body: string }>> {
+  const texts = new Map<string, { title: string | null; body: string }>();
+  const ids = (kind: SearchKind) => rows.filter((row) => row.kind === kind).map((row) => row.record_key.slice(row.record_key.indexOf(':') + 1));
+  const messageIds = ids('message').map(Number);
+  if (messageIds.length > 0) {
+    for (const row of await db.selectFrom('messages').select(['id', 'body']).where('id', 'in', messageIds).execute()) {
+      texts.set(`message:${row.id}`, { title: null, body: row.body });
+    }
+  }
+  const taskIds = ids('task').map(Number);
+  if (taskIds.length > 0) {
+    for (const row of await db.selectFrom('tasks').select(['id', 'title', 'body']).where('id', 'in', taskIds).execute()) {
+      texts.set(`task:${row.id}`, { title: row.title, body: row.body });
+    }
+  }
+  const resourceIds = ids('resource');
+  if (resourceIds.length > 0) {
+    const current = await db
+      .selectFrom('resources')
+      .innerJoin('resource_versions', (join) => join.onRef('resource_versions.resource_id', '=', 'resources.id').onRef('resource_versions.version', '=', 'resources.current_version'))
+      .innerJoin('blobs', 'blobs.digest', 'resource_versions.digest')
+      .select(['resources.id', 'resource_versions.name', 'blobs.bytes'])
+      .where('resources.id', 'in', resourceIds)
+      .execute();
+    for (const row of current) texts.set(`resource:${row.id}`, { title: row.name, body: Buffer.from(row.bytes).toString('utf8') });
+  }
+  return texts;
+}
+
+/** The event that made each record's text current: its posting, its creation, the Resource's current version. */
+const TEXT_EVENTS: Record<SearchKind, string[]> = {
+  message: ['message_posted'],
+  task: ['task_created'],
+  resource: ['resource_created', 'resource_version_added'],
+};
+
+async function eventCursors(db: Kysely<DatabaseSchema>, rows: DocumentRow[]): Promise<Map<string, number>> {
+  const found = await db
+    .selectFrom('event_subjects')
+    .innerJoin('events', 'events.cursor', 'event_subjects.cursor')
+    .select(['event_subjects.subject', (eb) => eb.fn.max('events.cursor').as('cursor')])
+    .where('event_subjects.subject', 'in', rows.map((row) => row.record_key))
+    .where('events.type', 'in', [...new Set(rows.flatMap((row) => TEXT_EVENTS[row.kind]))])
+    .groupBy('event_subjects.subject')
+    .execute();
+  return new Map(found.map((row) => [row.subject, Number(row.cursor)]));
+}
