@@ -31,7 +31,8 @@ export function registerSearch(program: Command): void {
       for (const result of body.results) {
         say(`${heading(result)}  ${result.author}  ${time(result.created_ts)}`);
         if (result.title !== undefined) say(`  ${oneLine(result.title)}`);
-        say(`  ${highlighted(result, marked)}`);
+        // A record found by its title alone has the title for its snippet: no need to print it twice.
+        if (result.snippet !== result.title) say(`  ${highlighted(result, marked)}`);
       }
       if (body.next_cursor !== null) say(`More: add --cursor ${body.next_cursor}`);
     });
