@@ -44,5 +44,9 @@ export function decodeCursor(binding: CursorBinding, cursor: string | undefined)
   if (q !== bindingDigest(binding)) {
     throw invalid('search_cursor_invalid', 'cursor belongs to another query: pass it with the same q, space, kind and sort');
   }
+  // Base64 decoding passes over stray characters; only the exact text Atrium wrote is its cursor.
+  if (encodeCursor(binding, o) !== cursor) {
+    throw invalid('search_cursor_invalid', 'cursor is not a search cursor: pass the `next_cursor` of the previous page');
+  }
   return o;
 }

@@ -124,7 +124,7 @@ export const ERROR_CATALOGUE = {
   webhook_url_refused: { status: 422, meaning: 'The webhook URL is not one Atrium may deliver to.' },
   challenge_failed: { status: 422, meaning: 'The webhook endpoint did not answer its verification challenge correctly.' },
   mention_too_complex: { status: 422, meaning: 'The message Markdown is too complex to check for mentions.' },
-  search_query_invalid: { status: 422, meaning: 'The search query cannot be searched: too long, too many clauses, an operator with a bad value, or nothing to search for; `detail` names which.' },
+  search_query_invalid: { status: 422, meaning: 'The search query cannot be searched: too many clauses, an operator with a bad value or an unknown Space, or nothing to search for; `detail` names which.' },
   operator_not_active: { status: 422, meaning: 'The human named as an agent\'s operator is pending or suspended: an agent needs an operator who can act.' },
   search_cursor_invalid: { status: 422, meaning: 'A search `cursor` is not one Atrium made, or was made for another query: pass the previous page\'s `next_cursor` with the same `q`, `space`, `kind` and `sort`.' },
 
