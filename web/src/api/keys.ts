@@ -16,5 +16,7 @@ export const rootKeys = {
   members: ['members'] as const,
   /** The inbox: its feed refreshes it. */
   inbox: ['inbox'] as const,
+  /** Search results, across Spaces: no Space feed refreshes them, so each search reads afresh once stale. */
+  search: ['search'] as const,
   host: ['host'] as const,
 };

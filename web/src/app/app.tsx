@@ -8,6 +8,7 @@ import { NotFoundPage } from './not-found';
 import { SignInPage } from '../sign-in/sign-in-page';
 import { Link, navigate, useLocation } from './router';
 import { useSession } from '../api/session';
+import { HeaderSearch, SEARCH_PAGE, useSearchShortcut } from '../search/header-search';
 
 /**
  * A page loaded on first visit, in its own chunk: someone signing in or
@@ -24,6 +25,7 @@ const ConsentPage = onDemand(() => import('../oauth/consent-page'), 'ConsentPage
 const CredentialsPage = onDemand(() => import('../credentials/credentials-page'), 'CredentialsPage');
 const InboxPage = onDemand(() => import('../inbox/inbox-page'), 'InboxPage');
 const WebhookEndpointsPage = onDemand(() => import('../webhooks/endpoints-page'), 'WebhookEndpointsPage');
+const SearchPage = onDemand(() => import('../search/search-page'), 'SearchPage');
 const SpaceLayout = onDemand(() => import('../spaces/layout'), 'SpaceLayout');
 
 /**
@@ -42,6 +44,7 @@ function Routes() {
       <Route path="/inbox" component={InboxPage} />
       <Route path="/agents" component={AgentsPage} />
       <Route path="/webhooks" component={WebhookEndpointsPage} />
+      <Route path={SEARCH_PAGE} component={SearchPage} />
       <Route path="/activate/:code" component={Activation} />
       <Route path="/oauth/consent" component={Consent} />
       <Route path="/spaces/:slug" nest component={SpaceLayout} />
@@ -76,6 +79,7 @@ export function App() {
     else setSignOutError(`Could not sign out: ${result.detail}`);
   };
   const current = (path: string) => (pathname === path ? ('page' as const) : undefined);
+  useSearchShortcut();
 
   return (
     <InboxFeedProvider member={member?.handle ?? null}>
@@ -86,6 +90,8 @@ export function App() {
         <Link to="/" className="brand">
           Atrium
         </Link>
+        {/* The results page has its own field, with the query in it. */}
+        {pathname !== SEARCH_PAGE ? <HeaderSearch /> : null}
         <nav aria-label="Account">
           {member ? (
             <ul>

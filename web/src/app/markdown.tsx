@@ -1,6 +1,7 @@
 import Markdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
-import { createElement, type ReactNode } from 'react';
+import { createElement, useMemo, type ReactNode } from 'react';
 import remarkGfm from 'remark-gfm';
+import { remarkHeadingIds } from './heading-anchors';
 
 // Space content is written by members, people and agents alike, and is shown
 // to everyone who reads the Space: it is data, never markup we trust.
@@ -12,13 +13,21 @@ import remarkGfm from 'remark-gfm';
 // move down: the page's own title is its only <h1>, so a document's `# Title`
 // sits under the page's headings in the outline instead of competing with them.
 
+/**
+ * A heading one level down. The one a link led to (`target`, its anchor id) is
+ * marked and may take focus, so a keyboard or screen-reader user lands there too.
+ */
 const heading =
-  (level: number, shift: number) =>
-  ({ children }: { children?: ReactNode }) =>
-    createElement(`h${Math.min(level + shift, 6)}`, null, children);
+  (level: number, shift: number, target: string | null) =>
+  ({ children, id }: { children?: ReactNode; id?: string }) =>
+    createElement(
+      `h${Math.min(level + shift, 6)}`,
+      id !== undefined && id === target ? { id, className: 'targeted', tabIndex: -1 } : { id },
+      children,
+    );
 
-const headings = (shift: number): Components =>
-  Object.fromEntries([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, heading(level, shift)]));
+const headings = (shift: number, target: string | null): Components =>
+  Object.fromEntries([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, heading(level, shift, target)]));
 
 const components: Components = {
   img: ({ src, alt }) =>
@@ -67,19 +76,29 @@ export function RenderedMarkdown({
   className,
   remarkPlugins = [],
   topHeading = 2,
+  anchors = false,
+  target = null,
 }: {
   source: string;
   className?: string;
   remarkPlugins?: Options['remarkPlugins'];
   /** The level a document's `#` heading becomes: one below the heading the document is shown under. */
   topHeading?: 2 | 3 | 4;
+  /** Give headings ids (app/heading-anchors.ts), for a document that is the page, so links may point into it. */
+  anchors?: boolean;
+  /** The heading id the address points at, to mark it. */
+  target?: string | null;
 }) {
+  const marked = anchors ? target : null;
+  // The same components from one render to the next: new ones would be new element types, and
+  // React would replace every heading, taking focus away from the one a link landed on.
+  const parts = useMemo<Components>(() => ({ ...components, ...headings(topHeading - 1, marked) }), [topHeading, marked]);
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
       <Markdown
-        remarkPlugins={[remarkGfm, ...(remarkPlugins ?? [])]}
+        remarkPlugins={[remarkGfm, ...(remarkPlugins ?? []), ...(anchors ? [remarkHeadingIds] : [])]}
         skipHtml
-        components={{ ...components, ...headings(topHeading - 1) }}
+        components={parts}
         urlTransform={defaultUrlTransform}
       >
         {source}

@@ -1,7 +1,7 @@
 import { useMutation, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { errorText } from '../api/client';
-import { formatDateTime } from './format';
+import { formatDateTime, formatRelative } from './format';
 import { ErrorMessage, Loading } from './page';
 
 // Small pieces every page uses, so the pages read alike and behave alike.
@@ -9,6 +9,15 @@ import { ErrorMessage, Loading } from './page';
 /** A moment, in the reader's locale, carried as ISO 8601 for machines. */
 export function Time({ iso }: { iso: string }) {
   return <time dateTime={iso}>{formatDateTime(iso)}</time>;
+}
+
+/** A moment as how long ago it was ("3 hours ago"); the date itself is in `datetime` and the tooltip. */
+export function RelativeTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatRelative(iso)}
+    </time>
+  );
 }
 
 /** A member's handle as the app shows it everywhere. */

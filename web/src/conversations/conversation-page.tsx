@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'wouter';
 import { call, client, type Space } from '../api/client';
 import { Composer } from './composer';
-import { conversationKeys, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation } from './data';
+import { conversationKeys, linkedMessage, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation } from './data';
 import { MessageHistory } from './history';
 import { Loading, PageHeading, useTitle } from '../app/page';
 import { Link, signInPath, useLocation } from '../app/router';
@@ -20,6 +20,7 @@ export function ChannelPage() {
   const space = useSpace(slug);
   const channels = useChannels(slug);
   const known = channels.data?.find((c) => c.name === channel);
+  const { search } = useLocation();
   if (space.isPending || channels.isPending) return <Loading what="the channel" />;
   if (!space.data) return null;
   if (channels.isSuccess && !known) {
@@ -35,7 +36,7 @@ export function ChannelPage() {
     <section key={`channel:${channel}`} className="conversation-page">
       <PageHeading>#{channel}</PageHeading>
       {known?.topic ? <p className="channel-topic">{known.topic}</p> : null}
-      <ConversationView space={space.data} conversation={{ kind: 'channel', name: channel }} />
+      <ConversationView space={space.data} conversation={{ kind: 'channel', name: channel }} target={linkedMessage(search)} />
     </section>
   );
 }
@@ -45,7 +46,7 @@ export function DirectMessagePage() {
   useTitle(`@${handle}`);
   const space = useSpace(slug);
   const standing = useStanding(slug);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   if (space.isPending) return <Loading what="the conversation" />;
   if (!space.data) return null;
   return (
@@ -60,14 +61,14 @@ export function DirectMessagePage() {
       ) : (
         <>
           <p className="muted">Only you and @{handle} can read this conversation.</p>
-          <ConversationView space={space.data} conversation={{ kind: 'direct', handle }} />
+          <ConversationView space={space.data} conversation={{ kind: 'direct', handle }} target={linkedMessage(search)} />
         </>
       )}
     </section>
   );
 }
 
-function ConversationView({ space, conversation }: { space: Space; conversation: Conversation }) {
+function ConversationView({ space, conversation, target }: { space: Space; conversation: Conversation; target: number | null }) {
   const slug = space.slug;
   const standing = useStanding(slug);
   const queries = useQueryClient();
@@ -96,6 +97,7 @@ function ConversationView({ space, conversation }: { space: Space; conversation:
         label={conversation.kind === 'channel' ? `Messages in ${place}` : `Messages with ${place}`}
         reader={me}
         empty={conversation.kind === 'channel' ? `No messages in ${place} yet.` : `No messages with ${place} yet.`}
+        target={target}
       />
       {rule.allowed ? (
         // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.

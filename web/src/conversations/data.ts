@@ -97,3 +97,9 @@ export function postingRule(space: Space, standing: Standing): { allowed: true }
   if (standing.membership === 'invited') return { allowed: false, reason: 'You have been invited: accept the invitation on the front page to post.' };
   return { allowed: false, reason: 'Join this Space to post: ask to join on its front page.' };
 }
+
+/** `?message=<id>`: the message a link (a search result) points at, in a conversation or a task's discussion. */
+export function linkedMessage(search: URLSearchParams): number | null {
+  const raw = search.get('message');
+  return raw !== null && /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : null;
+}

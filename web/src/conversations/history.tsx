@@ -12,7 +12,9 @@ import { remarkMentions } from './mentions';
 // scrolling log. It opens at the newest message; scrolling to the top (or the
 // "Load older messages" button, for the keyboard) loads the page before.
 // Messages that arrive while the reader is at the bottom keep it there; a
-// reader who scrolled up to read stays where they are.
+// reader who scrolled up to read stays where they are. A link to one message
+// (`?message=<id>`, as a search result gives) loads pages back until it is
+// there, then scrolls to it, marks it and gives it focus.
 
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const NEAR_BOTTOM = 48;
@@ -22,12 +24,15 @@ export function MessageHistory({
   label,
   reader,
   empty,
+  target = null,
 }: {
   history: UseInfiniteQueryResult<InfiniteData<Message[]>>;
   /** Names the log for screen readers ("Messages in #general"). */
   label: string;
   reader: string | null;
   empty: string;
+  /** The message the address points at, to bring into view. */
+  target?: number | null;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
@@ -36,11 +41,20 @@ export function MessageHistory({
   const messages = useMemo(() => (history.data?.pages ?? []).flat().reverse(), [history.data]);
   /** Newer messages arrived while the reader was reading further up. */
   const [newBelow, setNewBelow] = useState(false);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = history;
+  /** The target this log last brought into view: it lands once, then the reader scrolls freely. */
+  const landed = useRef<number | null>(null);
+  const targetHeld = target !== null && messages.some((m) => m.id === target);
+  const targetMissing = target !== null && !targetHeld && history.isSuccess && !hasNextPage;
 
   const loadOlder = () => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   };
+
+  // The linked message is older than what is held: read back a page at a time until it is there.
+  useEffect(() => {
+    if (target !== null && !targetHeld && history.isSuccess && hasNextPage && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
+  }, [target, targetHeld, history.isSuccess, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -60,6 +74,19 @@ export function MessageHistory({
     }
     seen.current = { fromBottom: el.scrollHeight - el.clientHeight - el.scrollTop, oldest, newest };
   }, [messages, reader]);
+
+  // Once the linked message is held, it comes into view and takes focus: after the scrolling above,
+  // and after the page heading took focus on arrival (a passive effect, as this is).
+  useEffect(() => {
+    const el = box.current;
+    if (!el || target === null || landed.current === target) return;
+    const item = el.querySelector<HTMLElement>(`[data-message="${target}"]`);
+    if (!item) return;
+    landed.current = target;
+    item.focus({ preventScroll: true });
+    item.scrollIntoView({ block: 'center' });
+    seen.current.fromBottom = el.scrollHeight - el.clientHeight - el.scrollTop;
+  }, [messages, target]);
 
   // Scrolling up to the first message loads the page before it.
   useEffect(() => {
@@ -101,6 +128,7 @@ export function MessageHistory({
           <p className="muted">This is the beginning of the conversation.</p>
         ) : null}
       </div>
+      {targetMissing ? <p className="notice">The message this link points to is not in this conversation.</p> : null}
       {history.isFetchNextPageError ? <ErrorMessage>{`Could not load older messages: ${errorText(history.error)}`}</ErrorMessage> : null}
       {history.isRefetchError ? <ErrorMessage>{`Could not refresh the messages: ${errorText(history.error)}`}</ErrorMessage> : null}
       {messages.length === 0 ? (
@@ -108,7 +136,7 @@ export function MessageHistory({
       ) : (
         <ol className="messages">
           {messages.map((message) => (
-            <MessageItem key={message.id} message={message} reader={reader} />
+            <MessageItem key={message.id} message={message} reader={reader} targeted={message.id === target} />
           ))}
         </ol>
       )}
@@ -130,18 +158,23 @@ export function MessageHistory({
   );
 }
 
-function MessageItem({ message, reader }: { message: Message; reader: string | null }) {
+function MessageItem({ message, reader, targeted }: { message: Message; reader: string | null; targeted: boolean }) {
   const direct = message.direct_members !== undefined;
   // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
   const mentioned = direct ? [] : message.mentioned_members;
   const mentionsMe = reader !== null && mentioned.includes(reader);
   const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
   return (
-    <li className={mentionsMe ? 'message mentions-me' : 'message'}>
+    <li
+      className={['message', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
+      data-message={message.id}
+      {...(targeted ? { 'aria-current': true, tabIndex: -1 } : {})}
+    >
       <p className="message-meta">
         <AuthorHandle handle={message.author} />
         <Time iso={message.created_ts} />
         {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
+        {targeted ? <span className="badge target-badge">linked</span> : null}
       </p>
       <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
     </li>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useParams } from 'wouter';
 import { ApiError } from '../api/client';
 import { PageHeading, useTitle } from '../app/page';
@@ -24,9 +25,31 @@ export function ResourcePage() {
   );
 }
 
+/** The heading id the address names after `#` (a search result links to the heading above its match). */
+function useAnchorTarget(): string | null {
+  const hash = window.location.hash.slice(1);
+  if (hash === '') return null;
+  try {
+    return decodeURIComponent(hash);
+  } catch {
+    return hash;
+  }
+}
+
 function CurrentVersion({ slug, doc }: { slug: string; doc: ResourceDocument }) {
   useTitle(doc.name);
   const { mayWrite } = useMayWrite(slug);
+  const target = useAnchorTarget();
+  // The app navigates without loading a page, so the browser does not scroll to the
+  // anchor itself. Landing there moves focus too (after the page heading took it),
+  // so the keyboard and screen readers start at the heading the link meant.
+  useEffect(() => {
+    if (target === null) return;
+    const heading = document.getElementById(target);
+    if (!heading) return;
+    heading.focus({ preventScroll: true });
+    heading.scrollIntoView({ block: 'start' });
+  }, [target, doc.id]);
   return (
     <article className="resource">
       <BackToResources slug={slug} />
@@ -54,7 +77,7 @@ function CurrentVersion({ slug, doc }: { slug: string; doc: ResourceDocument }) 
           </Link>
         </li>
       </ul>
-      <ResourceText source={doc.content} />
+      <ResourceText source={doc.content} target={target} />
     </article>
   );
 }

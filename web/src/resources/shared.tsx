@@ -34,9 +34,10 @@ export function ResourceLoaded({ query, children }: { query: ReturnType<typeof u
   );
 }
 
-export function ResourceText({ source }: { source: string }) {
+/** The text, its headings given anchors; `target` is the heading the address points at (`#section-…`). */
+export function ResourceText({ source, target = null }: { source: string; target?: string | null }) {
   if (source.trim() === '') return <p className="muted">This version has no text.</p>;
-  return <RenderedMarkdown source={source} className="resource-body" />;
+  return <RenderedMarkdown source={source} className="resource-body" anchors target={target} />;
 }
 
 export /** A Resource's name, 1-200 characters and not blank; a refusal is tied to the field and takes focus. */

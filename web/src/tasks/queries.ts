@@ -52,11 +52,23 @@ export function useTask(slug: string, id: number) {
   });
 }
 
+/** Discussion messages per page: the API's most. */
+export const DISCUSSION_PAGE = 200;
+
+/** A task's discussion as pages, newest first as the API lists them; each older page starts below the oldest id held. */
 export function useTaskMessages(slug: string, id: number) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: tasksKeys.messages(slug, id),
-    queryFn: async () =>
-      (await call(client.GET('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id }, query: { limit: 200 } } }))).messages,
+    initialPageParam: undefined as number | undefined,
+    queryFn: async ({ pageParam }) =>
+      (
+        await call(
+          client.GET('/v0/spaces/{slug}/tasks/{id}/messages', {
+            params: { path: { slug, id }, query: { limit: DISCUSSION_PAGE, ...(pageParam !== undefined ? { before: pageParam } : {}) } },
+          }),
+        )
+      ).messages,
+    getNextPageParam: (last) => (last.length === DISCUSSION_PAGE ? last[last.length - 1]!.id : undefined),
   });
 }
 

@@ -5,7 +5,8 @@ import { ApiError, call, client, errorText, type Space } from '../api/client';
 import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage, PageHeading, useTitle } from '../app/page';
 import { NotFoundPage } from '../app/not-found';
-import { Link } from '../app/router';
+import { Link, useLocation } from '../app/router';
+import { linkedMessage } from '../conversations/data';
 import { spacePath, useSpace } from '../spaces/space';
 import { useStanding } from '../api/standing';
 import { ConfirmDialog, Handle, Loaded, Notice, Time } from '../app/ui';
@@ -61,6 +62,7 @@ function TaskView({ slug, id }: { slug: string; id: number }) {
 }
 
 function TaskDetail({ space, task, standing }: { space: Space; task: Task; standing: Standing }) {
+  const { search } = useLocation();
   const worker = useMemberWithOperator(space.slug, task.status === 'submitted' ? task.claimant : null);
   const reader = useMemberWithOperator(space.slug, task.status === 'submitted' ? (standing.me?.handle ?? null) : null);
   const principals = {
@@ -111,7 +113,7 @@ function TaskDetail({ space, task, standing }: { space: Space; task: Task; stand
         <h2 id="task-description">Description</h2>
         {task.body.trim() === '' ? <p className="muted">No description.</p> : <RenderedMarkdown source={task.body} />}
       </section>
-      <TaskDiscussion space={space} task={task} mayPost={mayActOnTasks(space, standing)} />
+      <TaskDiscussion space={space} task={task} mayPost={mayActOnTasks(space, standing)} target={linkedMessage(search)} />
     </article>
   );
 }
