@@ -38,7 +38,13 @@ export function SearchPage() {
     <section className="search-page">
       <PageHeading>Search</PageHeading>
       {/* Keyed by the query: Back to another search shows that search's words in the field. */}
-      <QueryForm key={filters.q} initial={filters.q} refused={refused} onSearch={(q) => go({ q })} />
+      <QueryForm
+        key={filters.q}
+        initial={filters.q}
+        refused={refused}
+        // The same words again ask again (after "too many searches", say): the address would not change.
+        onSearch={(q) => (q === filters.q ? void results.refetch() : go({ q }))}
+      />
       <Filters filters={filters} signedIn={reader !== null} go={go} />
       {filters.q.trim() === '' ? (
         <p className="muted">
