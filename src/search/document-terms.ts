@@ -1,8 +1,8 @@
-import { indexTerms } from './text.js';
+import { scanTerms } from './text.js';
 
 /**
  * What the index holds for one record's title and body, the same on both
- * databases. `indexTerms` gives the terms; this module applies the limits of
+ * databases. `scanTerms` gives the terms; this module applies the limits of
  * PostgreSQL's tsvector to them on both databases, because FTS5 has none and
  * a record must be found by the same queries on either:
  *
@@ -13,16 +13,17 @@ import { indexTerms } from './text.js';
  * - at most 256 positions are kept for one term (PostgreSQL drops the rest):
  *   a later occurrence keeps its place in the text but cannot be found, so
  *   phrases through it match on neither database;
- * - a term is at most 2,047 bytes of UTF-8 (longer is an error): longer ones
- *   are cut at a character boundary. A query (at most 500 characters) is
- *   never as long, so only prefix searches reach them, and find them alike;
  * - a tsvector's lexemes and positions fit in 1 MiB: the terms stop before
  *   they would exceed about 1,000,000 bytes.
+ *
+ * (A lexeme must also stay under 2 KiB: `scanTerms` cuts every term at
+ * MAX_TERM_LENGTH code points, far below.) A long text is read only up to
+ * where the terms stop, so a 1 MiB Resource is not tokenised past its
+ * last indexed position.
  */
 
 export const MAX_POSITION = 16_383;
 export const MAX_POSITIONS_PER_TERM = 256;
-export const MAX_TERM_BYTES = 2_047;
 /** Below PostgreSQL's 1,048,575, as an estimate of its own accounting with room to spare. */
 const MAX_TSVECTOR_BYTES = 1_000_000;
 
@@ -42,9 +43,8 @@ export function documentTerms(title: string, body: string): DocumentTerms {
   let bytes = 0;
   let position = 0;
   // false once a limit is reached: nothing after it is indexed.
-  const add = (into: Array<string | null>, raw: string): boolean => {
+  const add = (into: Array<string | null>, term: string): boolean => {
     if (position >= MAX_POSITION) return false;
-    const term = capBytes(raw);
     const count = seen.get(term) ?? 0;
     // A new lexeme: its text, alignment, its count of positions and one position; another occurrence: one position.
     const cost = count === 0 ? utf8Length(term) + 5 : count < MAX_POSITIONS_PER_TERM ? 2 : 0;
@@ -55,10 +55,12 @@ export function documentTerms(title: string, body: string): DocumentTerms {
     position += 1;
     return true;
   };
-  for (const term of boundedTerms(title)) if (!add(out.title, term)) return out;
+  let going = true;
+  scanTerms(title, ({ term }) => (going = add(out.title, term)));
+  if (!going) return out;
   // The gap between title and body.
   position += 1;
-  for (const term of boundedTerms(body)) if (!add(out.body, term)) return out;
+  scanTerms(body, ({ term }) => add(out.body, term));
   return out;
 }
 
@@ -84,7 +86,7 @@ export function termPositions(terms: DocumentTerms): Map<string, Array<{ positio
  * PostgreSQL: the tsvector literal, cast with `::tsvector` (never `to_tsvector`,
  * whose parser would split and fold the terms its own way). The title's
  * positions weigh A, the body's D (the default, left unwritten). Terms hold only
- * letters, digits and marks, so quoting needs no escapes; they are escaped anyway.
+ * letters and digits, so quoting needs no escapes; they are escaped anyway.
  */
 export function tsvectorLiteral(terms: DocumentTerms): string {
   const lexemes: string[] = [];
@@ -96,8 +98,8 @@ export function tsvectorLiteral(terms: DocumentTerms): string {
 }
 
 /**
- * A character no term can contain (a private-use code point, neither letter,
- * digit nor mark), so no query can match it: it stands in FTS5 for an
+ * A character no term can contain (a private-use code point, neither letter
+ * nor digit), so no query can match it: it stands in FTS5 for an
  * occurrence PostgreSQL would not keep, holding its position.
  */
 export const UNINDEXED = '\u{E000}';
@@ -107,54 +109,7 @@ export function ftsColumn(terms: Array<string | null>): string {
   return terms.map((term) => term ?? UNINDEXED).join(' ');
 }
 
-/**
- * The terms of `text`, read a slice at a time, so that a long Resource (up to
- * 1 MiB) is not tokenised past the last position the index keeps. A slice ends
- * just after a character that separates terms, where `indexTerms` ends a term
- * too, so the slices' terms are exactly the whole text's.
- */
-function* boundedTerms(text: string): Generator<string> {
-  const SLICE = 16_384;
-  let start = 0;
-  while (start < text.length) {
-    const end = sliceEnd(text, start + SLICE);
-    yield* indexTerms(text.slice(start, end));
-    start = end;
-  }
-}
-
-const SEPARATOR = /[^\p{L}\p{N}\p{M}]/u;
-
-/** The first separator at or after `from` (in UTF-16 units), and just past it; the text's end if none. */
-function sliceEnd(text: string, from: number): number {
-  // Never from the middle of a surrogate pair, whose second half alone would look like a separator.
-  const low = text.charCodeAt(from);
-  const start = low >= 0xdc00 && low <= 0xdfff ? from + 1 : from;
-  for (let i = start; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const width = cp > 0xffff ? 2 : 1;
-    if (SEPARATOR.test(String.fromCodePoint(cp))) return i + width;
-    i += width;
-  }
-  return text.length;
-}
-
-const encoder = new TextEncoder();
-
+/** Counted, not encoded: this runs for every distinct term of every post. */
 function utf8Length(text: string): number {
-  return encoder.encode(text).length;
-}
-
-/** `term` cut to at most MAX_TERM_BYTES of UTF-8, at a code point boundary. */
-function capBytes(term: string): string {
-  if (term.length * 3 <= MAX_TERM_BYTES || utf8Length(term) <= MAX_TERM_BYTES) return term;
-  let bytes = 0;
-  let out = '';
-  for (const ch of term) {
-    const width = utf8Length(ch);
-    if (bytes + width > MAX_TERM_BYTES) break;
-    bytes += width;
-    out += ch;
-  }
-  return out;
+  return Buffer.byteLength(text, 'utf8');
 }

@@ -10,7 +10,8 @@ import type { SearchDocumentTable, SearchKind } from './tables.js';
  * searchable record calls one of these in its own transaction, so the record
  * and its document commit together or not at all, and the next search on any
  * node finds it. What a call costs: one insert on PostgreSQL (row and terms
- * together); on SQLite one insert and one FTS5 insert.
+ * together); on SQLite one statement, whose trigger inserts the row and its
+ * FTS5 terms.
  *
  * The inputs name only the fields indexed, so the capabilities that call in
  * pass their rows as they have them, and this folder imports no service.
@@ -115,12 +116,30 @@ function unplaced(space: string) {
 
 /** A message just posted (channel, direct or task discussion). */
 export async function indexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
-  await writeDocuments(tx.db, tx.dialect, [messageDocument(message)], 'fail');
+  await writeNew(tx, messageDocument(message));
 }
 
 /** A task just created, of any kind (pin proposals are tasks too). */
 export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
-  await writeDocuments(tx.db, tx.dialect, [taskDocument(task)], 'fail');
+  await writeNew(tx, taskDocument(task));
+}
+
+/**
+ * A new record's document: one statement on either database. On SQLite it
+ * goes through the view `search_document_writes`, whose trigger writes the
+ * row and its FTS5 terms (migration 0022).
+ */
+async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
+  if (tx.dialect === 'postgres') {
+    await writeDocuments(tx.db, tx.dialect, [document], 'fail');
+    return;
+  }
+  const terms = documentTerms(document.title, document.body);
+  const row = document.row;
+  await sql`insert into search_document_writes
+    (kind, record_key, space, channel, task_id, direct_member_a, direct_member_b, author, created_ts, title_terms, body_terms)
+    values (${row.kind}, ${row.record_key}, ${row.space}, ${row.channel ?? null}, ${row.task_id ?? null}, ${row.direct_member_a ?? null},
+      ${row.direct_member_b ?? null}, ${row.author}, ${row.created_ts}, ${ftsColumn(terms.title)}, ${ftsColumn(terms.body)})`.execute(tx.db);
 }
 
 /**

@@ -21,6 +21,7 @@ import * as credentialChangeCounter from './0018-credential-change-counter.js';
 import * as inboxReads from './0019-inbox-reads.js';
 import * as oauth from './0020-oauth.js';
 import * as search from './0021-search.js';
+import * as searchDocumentWrites from './0022-search-document-writes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0019-inbox-reads': inboxReads,
   '0020-oauth': oauth,
   '0021-search': search,
+  '0022-search-document-writes': searchDocumentWrites,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
