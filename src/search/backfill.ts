@@ -29,11 +29,12 @@ import type { SearchBackfillTable, SearchKind } from './tables.js';
  *   batch, and each record gets one document whoever reaches it.
  * - Newest first: messages and tasks are walked down from the highest id, so
  *   what people are most likely to look for is findable first.
- * - Each node's start extends the walk to the highest ids of that moment and
- *   walks every Resource again: a node of the previous version still serving
- *   after the migration writes records without documents, and this finds them
- *   (records such a node writes after the last node of the new version has
- *   started are found by the next start).
+ * - Each node's start extends the walk to the highest ids of that moment (and
+ *   REWALKED_IDS below where it had reached) and walks every Resource again: a
+ *   node of the previous version still serving after the migration writes
+ *   records without documents, and this finds them (records such a node
+ *   writes after the last node of the new version has started are found by
+ *   the next start).
  */
 
 export const BACKFILL_KINDS: readonly SearchKind[] = ['message', 'task', 'resource'];
@@ -57,8 +58,17 @@ export interface BatchOutcome {
 type State = Selectable<SearchBackfillTable>;
 
 /**
+ * Ids below the top of the last walk that are walked again at each start. On
+ * PostgreSQL an id is drawn when a row is inserted and seen when it commits,
+ * so a record of an older node may commit after a walk passed its id; it was
+ * drawn before the ids that committed first, so not far below them.
+ */
+export const REWALKED_IDS = 1_000;
+
+/**
  * At a node's start: the walk of messages and tasks reaches up to the highest
- * ids there are now, and Resources are walked again from the first.
+ * ids there are now, and again over the last REWALKED_IDS below where it
+ * reached before; Resources are walked again from the first.
  */
 export async function extendBackfill(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
@@ -66,15 +76,19 @@ export async function extendBackfill(db: Database): Promise<void> {
       ['message', 'messages'],
       ['task', 'tasks'],
     ] as const) {
+      const query = tx.db.selectFrom('search_backfill').selectAll().where('kind', '=', kind);
+      const state = await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+      if (!state) continue;
       const { highest } = await tx.db
         .selectFrom(table)
         .select((eb) => eb.fn.coalesce(eb.fn.max('id'), sql<number>`0`).as('highest'))
         .executeTakeFirstOrThrow();
+      const { bound, low, high } = walked(state);
+      const top = Math.max(0, Math.min(high, bound - REWALKED_IDS));
       await tx.db
         .updateTable('search_backfill')
-        .set({ bound: Number(highest), finished_ts: null })
+        .set({ bound: Math.max(bound, Number(highest)), walked_high: top, walked_low: Math.min(low, top), finished_ts: null })
         .where('kind', '=', kind)
-        .where('bound', '<', Number(highest))
         .execute();
     }
     await tx.db.updateTable('search_backfill').set({ after_key: null, finished_ts: null }).where('kind', '=', 'resource').execute();
