@@ -385,6 +385,9 @@ for (const backend of backends()) {
       await only(`zqfresh${marker}`, undefined, [{ kind: 'resource', id: resource.id }]);
       // Only the current version is searched.
       await only(firstWord, undefined, []);
+      // A pin proposal is a task, made current by its own event rather than task_created.
+      const proposal = await post('/v0/spaces/plaza/pin-proposals', 'carol', { resource_id: resource.id, rationale: fresh('pin proposal') });
+      await only(`zqfresh${marker}`, undefined, [{ kind: 'task', id: proposal.id }]);
     });
 
     it('access lost on one node is lost on the other at once', async () => {

@@ -234,10 +234,10 @@ async function recordTexts(db: Kysely<DatabaseSchema>, rows: DocumentRow[]): Pro
   return texts;
 }
 
-/** The event that made each record's text current: its posting, its creation, the Resource's current version. */
+/** The event that made each record's text current: its posting, its creation (a pin proposal is a task created by `pin_proposed`), the Resource's current version. */
 const TEXT_EVENTS: Record<SearchKind, string[]> = {
   message: ['message_posted'],
-  task: ['task_created'],
+  task: ['task_created', 'pin_proposed'],
   resource: ['resource_created', 'resource_version_added'],
 };
 
