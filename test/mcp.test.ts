@@ -278,6 +278,11 @@ for (const backend of backends()) {
       await wrong(stray, 'list_direct_messages', { slug: 'vault', handle: 'bot' }, 403);
       await right(bot, 'list_direct_conversations', { slug: 'vault' });
       await wrong(stray, 'list_direct_conversations', { slug: 'vault' }, 403);
+      // Search refuses no one: what a caller may not read is simply not found.
+      const found = (await right(bot, 'search', { q: 'instructions', space: 'vault' })) as { results: Array<{ kind: string; id: number }> };
+      assert.deepEqual(found.results.map((r) => [r.kind, r.id]), [['message', posted.id]]);
+      assert.deepEqual(((await right(stray, 'search', { q: 'instructions', space: 'vault' })) as { results: unknown[] }).results, []);
+      await wrong(stray, 'search', { q: 'kind:fruit' }, 422);
 
       const inbox = await right(beaS, 'list_inbox_events', {});
       assert.deepEqual(
