@@ -283,15 +283,16 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
   const baselines = await bareFastify(bytes, new Set(rows.map((r) => r.baseline)));
   console.log(`== ${backend} ==`);
   const labels = trees.map((t) => t.label);
-  console.log(`${'scenario'.padEnd(46)}${labels.map((l) => l.padStart(40)).join('')}`);
+  const width = Math.max(46, ...rows.map((r) => r.name.length + 2));
+  console.log(`${'scenario'.padEnd(width)}${labels.map((l) => l.padStart(40)).join('')}`);
   for (const r of rows) {
     const bare = baselines[r.baseline]!;
     const cells = labels.map((label) => cell(r.results.get(label), bare).padStart(40));
-    console.log(`${r.name.padEnd(46)}${cells.join('')}`);
+    console.log(`${r.name.padEnd(width)}${cells.join('')}`);
   }
   for (const [kind, bare] of Object.entries(baselines)) {
     const name = { get: 'bare Fastify GET, feed page bytes', empty: 'bare Fastify GET, empty page bytes', search: 'bare Fastify GET, search page bytes', post: 'bare Fastify POST' }[kind]!;
-    console.log(`${name.padEnd(46)}${labels.map(() => cell(bare, bare).padStart(40)).join('')}`);
+    console.log(`${name.padEnd(width)}${labels.map(() => cell(bare, bare).padStart(40)).join('')}`);
   }
   if (Object.values(MAIN).some(wanted)) {
     const wakeCells = labels.map((label) => {
@@ -299,27 +300,27 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       if (!samples) return 'n/a (no long poll)'.padStart(40);
       return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
     });
-    console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(46)}${wakeCells.join('')}`);
+    console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(width)}${wakeCells.join('')}`);
     const webhookCells = labels.map((label) => {
       const samples = webhookWakes.get(label);
       if (!samples) return 'n/a (no webhook subscriptions)'.padStart(40);
       return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
     });
-    console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(46)}${webhookCells.join('')}`);
+    console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(width)}${webhookCells.join('')}`);
     const stormCells = labels.map((label) => {
       const s = storms.get(label);
       if (!s) return 'n/a (no webhook subscriptions)'.padStart(40);
       const both = (list: number[]) => `${percentile(list, 50).toFixed(0)}/${percentile(list, 99).toFixed(0)}`;
       return `${both(s.unloaded)} → ${both(s.storm)} ms (${s.held} held)`.padStart(40);
     });
-    console.log(`${'webhook wake p50/p99, unloaded → 80 hung subs'.padEnd(46)}${stormCells.join('')}`);
+    console.log(`${'webhook wake p50/p99, unloaded → 80 hung subs'.padEnd(width)}${stormCells.join('')}`);
     const brokeredCells = labels.map((label) => {
       const samples = brokered.get(label);
       if (!samples) return 'n/a (no credential gateway)'.padStart(40);
       const added = (p: number) => (percentile(samples.brokered, p) - percentile(samples.direct, p)).toFixed(1);
       return `+${added(50)} ms p50  +${added(99)} ms p99`.padStart(40);
     });
-    console.log(`${'brokered call over a direct one (added)'.padEnd(46)}${brokeredCells.join('')}`);
+    console.log(`${'brokered call over a direct one (added)'.padEnd(width)}${brokeredCells.join('')}`);
     for (const label of labels) {
       const samples = brokered.get(label);
       if (!samples) continue;

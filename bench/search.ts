@@ -14,10 +14,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CALLERS, QUERIES, type Caller, type SearchSeed } from './search-queries.js';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
-/** Connections per search scenario: a few people searching at once, not a crowd. */
-const CONNECTIONS = Number(process.env.ATRIUM_BENCH_SEARCH_CONNECTIONS ?? 4);
+/**
+ * Connections each search scenario runs at (ATRIUM_BENCH_SEARCH_CONNECTIONS, a
+ * list): one shows a search's own latency, four a few people searching at once.
+ */
+const CONNECTIONS = (process.env.ATRIUM_BENCH_SEARCH_CONNECTIONS ?? '1,4').split(',').map(Number);
 const WRITERS = 16;
 
 /** What bench/run.ts measures a scenario as. */
@@ -37,39 +41,19 @@ export interface SearchBenchDeps {
   wanted(name: string): boolean;
 }
 
-/** What bench/search-seed.ts prints. */
-interface SearchSeed {
-  session: string;
-  searcher: string;
-  writers: string[];
-  postSpace: string;
-  from: string;
-  fromMessages: number;
-  after: string;
-  searcherSpaces: string[];
-  counts: { messages: number; tasks: number; resources: number; documents: number };
-  size: { documents: number; documentIndexes: number; terms: number; messagesWithIndexes: number };
-  seconds: number;
-}
-
-const QUERIES = {
-  'two words': () => 'garden trellis',
-  operators: (seed: SearchSeed) => `garden "south wall" -blocked from:${seed.from} kind:message after:${seed.after}`,
-  'rare word': () => 'quokka',
-} as const;
-
-const CALLERS = {
+/** Who asks: no credential, the member's key, the Owner's session. */
+const tokens: Record<Caller, (seed: SearchSeed) => string | undefined> = {
   anonymous: () => undefined,
-  member: (seed: SearchSeed) => seed.searcher,
-  'host-wide Owner': (seed: SearchSeed) => seed.session,
-} as const;
+  member: (seed) => seed.searcher,
+  'host-wide Owner': (seed) => seed.session,
+};
 
-const searchName = (query: string, caller: string) => `search, ${query} (${caller})`;
+const searchName = (query: string, caller: string, connections: number) => `search, ${query} (${caller}), ${connections} connection${connections === 1 ? '' : 's'}`;
 const writeName = (on: boolean) => `search index ${on ? 'on' : 'off'}: post a message, ${WRITERS} writers`;
 
 /** Every scenario of the group, for ATRIUM_BENCH_ONLY. */
 export const SEARCH_SCENARIOS: string[] = [
-  ...Object.keys(QUERIES).flatMap((query) => Object.keys(CALLERS).map((caller) => searchName(query, caller))),
+  ...Object.keys(QUERIES).flatMap((query) => CALLERS.flatMap((caller) => CONNECTIONS.map((connections) => searchName(query, caller, connections)))),
   writeName(true),
   writeName(false),
 ];
@@ -86,6 +70,8 @@ export interface SearchOutcome {
 export async function searchBench(root: string, databaseUrl: string, dir: string, deps: SearchBenchDeps): Promise<SearchOutcome | undefined> {
   if (!existsSync(join(root, 'src', 'search', 'index-writes.ts'))) return undefined;
   const seed = await seedSearch(root, databaseUrl, dir);
+  // ATRIUM_BENCH_SEARCH_PLANS=1: the plans of the statements each search runs, on the data just seeded.
+  if (process.env.ATRIUM_BENCH_SEARCH_PLANS === '1') await child(root, 'search-plans.ts', [root, databaseUrl, JSON.stringify(seed)], 'inherit');
   const notes: string[] = [];
   const rows: SearchOutcome['rows'] = [];
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
@@ -103,20 +89,23 @@ export async function searchBench(root: string, databaseUrl: string, dir: string
   try {
     for (const [queryName, query] of Object.entries(QUERIES)) {
       const q = query(seed);
-      for (const [callerName, caller] of Object.entries(CALLERS)) {
-        const name = searchName(queryName, callerName);
-        if (!deps.wanted(name)) continue;
-        const token = caller(seed);
+      for (const caller of CALLERS) {
+        const names = CONNECTIONS.map((connections) => ({ connections, name: searchName(queryName, caller, connections) })).filter(({ name }) => deps.wanted(name));
+        if (names.length === 0) continue;
+        const token = tokens[caller](seed);
         const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
         const url = `${node.url}/v0/search?q=${encodeURIComponent(q)}`;
         const probe = await fetch(url, { headers });
         const body = Buffer.from(await probe.arrayBuffer());
-        if (probe.status !== 200) throw new Error(`${name} answered ${probe.status}: ${body.toString()}`);
+        if (probe.status !== 200) throw new Error(`${names[0]!.name} answered ${probe.status}: ${body.toString()}`);
         const answer = JSON.parse(body.toString()) as { results: unknown[]; next_cursor: string | null };
-        if (queryName === 'two words' && callerName === 'anonymous') page = body;
-        const load = loadavg()[0]!.toFixed(1);
-        rows.push({ name, baseline: 'search', result: await deps.measure({ url, headers, connections: CONNECTIONS }, node.pid) });
-        notes.push(`${name}: q=${q}; a page of ${answer.results.length}${answer.next_cursor ? ' and more' : ''}; load average ${load}`);
+        if (queryName === 'two words' && caller === 'anonymous') page = body;
+        const loads: string[] = [];
+        for (const { connections, name } of names) {
+          loads.push(loadavg()[0]!.toFixed(1));
+          rows.push({ name, baseline: 'search', result: await deps.measure({ url, headers, connections }, node.pid) });
+        }
+        notes.push(`${queryName} (${caller}): q=${q}; a page of ${answer.results.length}${answer.next_cursor ? ' and more' : ''}; load average ${loads.join(', ')}`);
       }
     }
     notes.push(`from:${seed.from} wrote ${seed.fromMessages} of the messages; the member is admitted to the invite Spaces ${seed.searcherSpaces.join(', ')}`);
@@ -159,13 +148,16 @@ export async function searchBench(root: string, databaseUrl: string, dir: string
 }
 
 async function seedSearch(root: string, databaseUrl: string, dir: string): Promise<SearchSeed> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'search-seed.ts'), root, databaseUrl, dir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  if (code !== 0) throw new Error(`seeding search with ${root} failed (${code})`);
+  const out = await child(root, 'search-seed.ts', [root, databaseUrl, dir], 'pipe');
   return JSON.parse(out.trim().split('\n').at(-1)!) as SearchSeed;
+}
+
+/** Runs one of this folder's scripts in the checkout; answers its output when piped. */
+async function child(root: string, script: string, args: string[], stdout: 'pipe' | 'inherit'): Promise<string> {
+  const spawned = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), ...args], { cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+  let out = '';
+  spawned.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((r) => spawned.once('exit', r));
+  if (code !== 0) throw new Error(`${script} with ${root} failed (${code})`);
+  return out;
 }
