@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { RESOURCE_TEXT } from './resource-text.js';
+import { SEARCH_SCENARIOS, searchBench } from './search.js';
 import { webhookStorm, type StormLatencies } from './webhook-storm.js';
 
 const SECONDS = Number(process.env.ATRIUM_BENCH_SECONDS ?? 5);
@@ -34,6 +35,23 @@ const ROOT = resolve(new URL('..', import.meta.url).pathname);
 /** ATRIUM_BENCH_ONLY=<regular expression>: run only the scenarios whose names match (case-insensitive), for a quick look at one. */
 const ONLY = process.env.ATRIUM_BENCH_ONLY ? new RegExp(process.env.ATRIUM_BENCH_ONLY, 'i') : undefined;
 const wanted = (name: string): boolean => ONLY === undefined || ONLY.test(name);
+/** The main group's scenarios by name: ATRIUM_BENCH_ONLY matches these, and the group's database is seeded only when one of them runs. */
+const MAIN = {
+  feed: 'Space feed page, 100 events (anonymous)',
+  anonymousPoll: 'empty tail poll (anonymous)',
+  keyPoll: 'empty tail poll (member key)',
+  tokenPoll: 'empty tail poll (OAuth token)',
+  inbox: 'inbox page, 100 events (session)',
+  resource: 'read a Resource (4 KiB of Markdown)',
+  post: `post a message, ${WRITERS} writers (member key)`,
+  mentions: 'post a message with three mentions (writers in turn)',
+  propose: 'propose a Space (write + event)',
+  version: 'create a Resource version (write)',
+  longPoll: 'write to long-poll receipt',
+  brokered: 'brokered call',
+  storm: 'webhook storm',
+  webhooks: `post a message, ${WRITERS} writers, ${SUBSCRIPTIONS} webhook subscriptions`,
+} as const;
 
 interface Result {
   /** The server's CPU time (user + system, from /proc) per answered request, in microseconds; undefined off Linux. */
@@ -57,7 +75,9 @@ interface Seeded {
 }
 
 /** A scenario's result for one checkout, and what it is compared with. */
-type Row = { name: string; baseline: 'get' | 'empty' | 'post'; results: Map<string, Result | undefined> };
+type Row = { name: string; baseline: Baseline; results: Map<string, Result | undefined> };
+/** What bare Fastify answers for comparison: a feed page's bytes, an empty page's, a search page's, or a POST. */
+type Baseline = 'get' | 'empty' | 'search' | 'post';
 
 async function main(): Promise<void> {
   const pgUrl = process.env.ATRIUM_BENCH_DATABASE_URL ?? process.env.ATRIUM_TEST_DATABASE_URL;
@@ -86,9 +106,11 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
   const brokered = new Map<string, { direct: number[]; brokered: number[] } | undefined>();
   const webhookWakes = new Map<string, number[] | undefined>();
   const storms = new Map<string, StormLatencies | undefined>();
-  let bytes: { feed: Buffer; empty: Buffer } | undefined;
+  const bytes: { feed?: Buffer; empty?: Buffer; search?: Buffer } = {};
+  const searchNotes = new Map<string, string[]>();
 
-  for (const tree of trees) {
+  // The main group's database is seeded only when one of its scenarios runs.
+  for (const tree of trees.filter(() => Object.values(MAIN).some(wanted))) {
     const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
     const schema = `atrium_bench_${randomBytes(4).toString('hex')}`;
     if (backend === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
@@ -98,34 +120,11 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
       const seeded = await seed(tree.root, databaseUrl, dir);
       const node = async (extraEnv: Record<string, string> = {}): Promise<string> => {
-        const port = await freePort();
-        // ATRIUM_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-        const profile = process.env.ATRIUM_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.ATRIUM_BENCH_CPU_PROF)] : [];
-        const child = spawn(process.execPath, [...profile, join(tree.root, 'bin', 'atrium.js'), 'serve'], {
-          cwd: tree.root,
-          env: {
-            ...process.env,
-            // Both checkouts run their fresh build, as `npm start` does in production
-            // (the development loader costs a quarter of a tail poll on its own).
-            ATRIUM_CLI_SOURCES: '0',
-            ATRIUM_DATABASE_URL: databaseUrl,
-            ATRIUM_DATA_DIR: dir,
-            ATRIUM_PORT: String(port),
-            ATRIUM_HOST: '127.0.0.1',
-            ATRIUM_LOG_LEVEL: 'warn',
-            ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
-            // The webhook scenario's receiver listens on loopback.
-            ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
-            ...extraEnv,
-          },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
+        const { url, child } = await startNode(tree.root, databaseUrl, dir, extraEnv);
         children.push(child);
         serverPid = child.pid;
-        // The service's own line: an embedded credential gateway announces itself first.
-        await waitForLine(child, /^Atrium is listening/m);
-        nodeAt.set(`http://127.0.0.1:${port}`, child);
-        return `http://127.0.0.1:${port}`;
+        nodeAt.set(url, child);
+        return url;
       };
       let serverPid: number | undefined;
       const base = await node();
@@ -134,10 +133,8 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const head = (await (await fetch(`${base}/v0/spaces/${seeded.space}/events?limit=500&since=0`)).json()) as { events: Array<{ cursor: number }> };
       const headCursor = head.events.at(-1)!.cursor;
       const tailPath = `/v0/spaces/${seeded.space}/events?since=${headCursor}&limit=100`;
-      bytes ??= {
-        feed: Buffer.from(await (await fetch(base + feedPath)).arrayBuffer()),
-        empty: Buffer.from(await (await fetch(base + tailPath)).arrayBuffer()),
-      };
+      bytes.feed ??= Buffer.from(await (await fetch(base + feedPath)).arrayBuffer());
+      bytes.empty ??= Buffer.from(await (await fetch(base + tailPath)).arrayBuffer());
       const member = { authorization: `Bearer ${seeded.writers[0]}` };
       // Each request as the next writer, so concurrent requests come from distinct members.
       let turn = 0;
@@ -152,36 +149,36 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       ];
       const owner = { authorization: `Bearer ${seeded.session}` };
       const json = { 'content-type': 'application/json' };
-      const put = async (name: string, baseline: Row['baseline'], opts: Record<string, unknown>) => {
+      const put = async (name: string, baseline: Baseline, opts: Record<string, unknown>) => {
         if (wanted(name)) row(name, baseline).results.set(tree.label, await run(opts, basePid));
       };
 
       // The OAuth token is obtained before any scenario runs, so that whatever its consent writes
       // (a grant, its event) has settled before the key poll it is compared with, as well as before its own.
-      const token = wanted('empty tail poll (OAuth token)') ? await oauthAccessToken(base, seeded.writerSession ?? seeded.session, seeded.writerSession ? 'bench-writer-0' : 'bench-owner') : undefined;
+      const token = wanted(MAIN.tokenPoll) ? await oauthAccessToken(base, seeded.writerSession ?? seeded.session, seeded.writerSession ? 'bench-writer-0' : 'bench-owner') : undefined;
       // Reads first, over the seeded log, so writes do not change what they read.
-      await put('Space feed page, 100 events (anonymous)', 'get', { url: base + feedPath });
-      await put('empty tail poll (anonymous)', 'empty', { url: base + tailPath });
-      await put('empty tail poll (member key)', 'empty', { url: base + tailPath, headers: member });
+      await put(MAIN.feed, 'get', { url: base + feedPath });
+      await put(MAIN.anonymousPoll, 'empty', { url: base + tailPath });
+      await put(MAIN.keyPoll, 'empty', { url: base + tailPath, headers: member });
       // The same poll by the same member with an OAuth access token for the REST API: a token check should cost no more than a key check.
-      if (token) await put('empty tail poll (OAuth token)', 'empty', { url: base + tailPath, headers: { authorization: `Bearer ${token}` } });
-      await put('inbox page, 100 events (session)', 'get', { url: `${base}/v0/me/inbox-events?limit=100`, headers: owner });
-      await put('read a Resource (4 KiB of Markdown)', 'get', { url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}` });
-      await put(`post a message, ${WRITERS} writers (member key)`, 'post', {
+      if (token) await put(MAIN.tokenPoll, 'empty', { url: base + tailPath, headers: { authorization: `Bearer ${token}` } });
+      await put(MAIN.inbox, 'get', { url: `${base}/v0/me/inbox-events?limit=100`, headers: owner });
+      await put(MAIN.resource, 'get', { url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}` });
+      await put(MAIN.post, 'post', {
         url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
         method: 'POST',
         connections: WRITERS,
         headers: json,
         requests: nextWriter(JSON.stringify({ body: 'A short status note, nothing to parse for long.' })),
       });
-      await put('post a message with three mentions (writers in turn)', 'post', {
+      await put(MAIN.mentions, 'post', {
         url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
         method: 'POST',
         headers: json,
         requests: nextWriter(JSON.stringify({ body: 'Could @bench-a, @bench-b and @bench-c review the **draft** before Friday?' })),
       });
       let n = 0;
-      await put('propose a Space (write + event)', 'post', {
+      await put(MAIN.propose, 'post', {
         url: `${base}/v0/spaces`,
         method: 'POST',
         headers: { ...json, ...owner },
@@ -195,7 +192,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         ],
       });
       let edit = 0;
-      await put('create a Resource version (write)', 'post', {
+      await put(MAIN.version, 'post', {
         url: `${base}/v0/spaces/${seeded.space}/resources/${seeded.resource}/versions`,
         method: 'POST',
         headers: { ...json, ...owner },
@@ -210,7 +207,7 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         ],
       });
       // Long polls: a write on one node wakes a reader waiting on another (PostgreSQL), or on the same node (SQLite).
-      if (wanted('write to long-poll receipt')) {
+      if (wanted(MAIN.longPoll)) {
         const reader = backend === 'postgres' ? await node() : base;
         wakes.set(tree.label, await wakeLatencies(base, reader, seeded));
       }
@@ -222,14 +219,14 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
         child.kill('SIGTERM');
         await exited;
       };
-      if (wanted('brokered call')) brokered.set(tree.label, await brokeredCalls(node, stopNode, dir, seeded));
+      if (wanted(MAIN.brokered)) brokered.set(tree.label, await brokeredCalls(node, stopNode, dir, seeded));
       // Cleans up after itself (its endpoints are deleted), so the webhook scenario below starts from a quiet queue.
-      if (wanted('webhook storm')) storms.set(tree.label, await webhookStorm(base, seeded, () => WakeReceiver.start()));
+      if (wanted(MAIN.storm)) storms.set(tree.label, await webhookStorm(base, seeded, () => WakeReceiver.start()));
       // Webhooks last: their subscriptions stay, and every later write would wake them.
       const receiver = await WakeReceiver.start();
       try {
-        if (wanted('webhook') && (await subscribeAll(base, seeded, receiver))) {
-          await put(`post a message, ${WRITERS} writers, ${SUBSCRIPTIONS} webhook subscriptions`, 'post', {
+        if (wanted(MAIN.webhooks) && (await subscribeAll(base, seeded, receiver))) {
+          await put(MAIN.webhooks, 'post', {
             url: `${base}/v0/spaces/${seeded.space}/channels/general/messages`,
             method: 'POST',
             connections: WRITERS,
@@ -249,50 +246,93 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     }
   }
 
-  const baselines = await bareFastify(bytes!);
+  // The search group: a database of its own, of a million messages (bench/search.ts).
+  for (const tree of trees.filter(() => SEARCH_SCENARIOS.some(wanted))) {
+    const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-search-'));
+    const schema = `atrium_bench_${randomBytes(4).toString('hex')}`;
+    if (backend === 'postgres') await pgQuery(pgUrl!, `create schema ${schema}`);
+    try {
+      const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
+      const outcome = await searchBench(tree.root, databaseUrl, dir, {
+        wanted,
+        measure: run,
+        async startNode(url, env) {
+          const { url: base, child } = await startNode(tree.root, url, dir, env);
+          return {
+            url: base,
+            pid: child.pid,
+            async stop() {
+              if (child.exitCode !== null) return;
+              const exited = new Promise((r) => child.once('exit', r));
+              child.kill('SIGTERM');
+              await exited;
+            },
+          };
+        },
+      });
+      if (!outcome) continue;
+      for (const { name, baseline, result } of outcome.rows) row(name, baseline).results.set(tree.label, result);
+      bytes.search ??= outcome.page;
+      searchNotes.set(tree.label, outcome.notes);
+    } finally {
+      if (backend === 'postgres') await pgQuery(pgUrl!, `drop schema ${schema} cascade`);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const baselines = await bareFastify(bytes, new Set(rows.map((r) => r.baseline)));
   console.log(`== ${backend} ==`);
   const labels = trees.map((t) => t.label);
-  console.log(`${'scenario'.padEnd(46)}${labels.map((l) => l.padStart(40)).join('')}`);
+  const width = Math.max(46, ...rows.map((r) => r.name.length + 2));
+  console.log(`${'scenario'.padEnd(width)}${labels.map((l) => l.padStart(40)).join('')}`);
   for (const r of rows) {
-    const bare = baselines[r.baseline];
+    const bare = baselines[r.baseline]!;
     const cells = labels.map((label) => cell(r.results.get(label), bare).padStart(40));
-    console.log(`${r.name.padEnd(46)}${cells.join('')}`);
+    console.log(`${r.name.padEnd(width)}${cells.join('')}`);
   }
   for (const [kind, bare] of Object.entries(baselines)) {
-    const name = { get: 'bare Fastify GET, feed page bytes', empty: 'bare Fastify GET, empty page bytes', post: 'bare Fastify POST' }[kind]!;
-    console.log(`${name.padEnd(46)}${labels.map(() => cell(bare, bare).padStart(40)).join('')}`);
+    const name = { get: 'bare Fastify GET, feed page bytes', empty: 'bare Fastify GET, empty page bytes', search: 'bare Fastify GET, search page bytes', post: 'bare Fastify POST' }[kind]!;
+    console.log(`${name.padEnd(width)}${labels.map(() => cell(bare, bare).padStart(40)).join('')}`);
   }
-  const wakeCells = labels.map((label) => {
-    const samples = wakes.get(label);
-    if (!samples) return 'n/a (no long poll)'.padStart(40);
-    return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
-  });
-  console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(46)}${wakeCells.join('')}`);
-  const webhookCells = labels.map((label) => {
-    const samples = webhookWakes.get(label);
-    if (!samples) return 'n/a (no webhook subscriptions)'.padStart(40);
-    return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
-  });
-  console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(46)}${webhookCells.join('')}`);
-  const stormCells = labels.map((label) => {
-    const s = storms.get(label);
-    if (!s) return 'n/a (no webhook subscriptions)'.padStart(40);
-    const both = (list: number[]) => `${percentile(list, 50).toFixed(0)}/${percentile(list, 99).toFixed(0)}`;
-    return `${both(s.unloaded)} → ${both(s.storm)} ms (${s.held} held)`.padStart(40);
-  });
-  console.log(`${'webhook wake p50/p99, unloaded → 80 hung subs'.padEnd(46)}${stormCells.join('')}`);
-  const brokeredCells = labels.map((label) => {
-    const samples = brokered.get(label);
-    if (!samples) return 'n/a (no credential gateway)'.padStart(40);
-    const added = (p: number) => (percentile(samples.brokered, p) - percentile(samples.direct, p)).toFixed(1);
-    return `+${added(50)} ms p50  +${added(99)} ms p99`.padStart(40);
-  });
-  console.log(`${'brokered call over a direct one (added)'.padEnd(46)}${brokeredCells.join('')}`);
+  if (Object.values(MAIN).some(wanted)) {
+    const wakeCells = labels.map((label) => {
+      const samples = wakes.get(label);
+      if (!samples) return 'n/a (no long poll)'.padStart(40);
+      return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
+    });
+    console.log(`${`write to long-poll receipt (${backend === 'postgres' ? 'other node' : 'same node'})`.padEnd(width)}${wakeCells.join('')}`);
+    const webhookCells = labels.map((label) => {
+      const samples = webhookWakes.get(label);
+      if (!samples) return 'n/a (no webhook subscriptions)'.padStart(40);
+      return `p50 ${percentile(samples, 50).toFixed(1)} ms  p99 ${percentile(samples, 99).toFixed(1)} ms`.padStart(40);
+    });
+    console.log(`${`write to webhook receipt (${SUBSCRIPTIONS} subs, debounce 0)`.padEnd(width)}${webhookCells.join('')}`);
+    const stormCells = labels.map((label) => {
+      const s = storms.get(label);
+      if (!s) return 'n/a (no webhook subscriptions)'.padStart(40);
+      const both = (list: number[]) => `${percentile(list, 50).toFixed(0)}/${percentile(list, 99).toFixed(0)}`;
+      return `${both(s.unloaded)} → ${both(s.storm)} ms (${s.held} held)`.padStart(40);
+    });
+    console.log(`${'webhook wake p50/p99, unloaded → 80 hung subs'.padEnd(width)}${stormCells.join('')}`);
+    const brokeredCells = labels.map((label) => {
+      const samples = brokered.get(label);
+      if (!samples) return 'n/a (no credential gateway)'.padStart(40);
+      const added = (p: number) => (percentile(samples.brokered, p) - percentile(samples.direct, p)).toFixed(1);
+      return `+${added(50)} ms p50  +${added(99)} ms p99`.padStart(40);
+    });
+    console.log(`${'brokered call over a direct one (added)'.padEnd(width)}${brokeredCells.join('')}`);
+    for (const label of labels) {
+      const samples = brokered.get(label);
+      if (!samples) continue;
+      const line = (name: string, list: number[]) => `${name} p50 ${percentile(list, 50).toFixed(1)} ms  p99 ${percentile(list, 99).toFixed(1)} ms`;
+      console.log(`  ${label}: ${line('direct', samples.direct)}; ${line('brokered', samples.brokered)} (${samples.brokered.length} calls each, one at a time)`);
+    }
+  }
   for (const label of labels) {
-    const samples = brokered.get(label);
-    if (!samples) continue;
-    const line = (name: string, list: number[]) => `${name} p50 ${percentile(list, 50).toFixed(1)} ms  p99 ${percentile(list, 99).toFixed(1)} ms`;
-    console.log(`  ${label}: ${line('direct', samples.direct)}; ${line('brokered', samples.brokered)} (${samples.brokered.length} calls each, one at a time)`);
+    const notes = searchNotes.get(label);
+    if (!notes) continue;
+    console.log(`search, ${label}:`);
+    for (const note of notes) console.log(`  ${note}`);
   }
   console.log('');
 }
@@ -527,11 +567,10 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function bareFastify(bytes: { feed: Buffer; empty: Buffer }): Promise<Record<Row['baseline'], Result>> {
+async function bareFastify(bytes: { feed?: Buffer; empty?: Buffer; search?: Buffer }, needed: Set<Baseline>): Promise<Partial<Record<Baseline, Result>>> {
   const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-'));
   const port = await freePort();
-  writeFileSync(join(dir, 'feed.json'), bytes.feed);
-  writeFileSync(join(dir, 'empty.json'), bytes.empty);
+  for (const [name, body] of Object.entries(bytes)) if (body) writeFileSync(join(dir, `${name}.json`), body);
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts'), String(port), dir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -539,11 +578,17 @@ async function bareFastify(bytes: { feed: Buffer; empty: Buffer }): Promise<Reco
   try {
     await waitForLine(child, /ready/);
     const url = `http://127.0.0.1:${port}`;
-    return {
-      get: await run({ url: `${url}/feed` }, child.pid),
-      empty: await run({ url: `${url}/empty` }, child.pid),
-      post: await run({ url: `${url}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"body":"x"}' }, child.pid),
+    const requests: Record<Baseline, Record<string, unknown>> = {
+      get: { url: `${url}/feed` },
+      empty: { url: `${url}/empty` },
+      search: { url: `${url}/search` },
+      post: { url: `${url}/write`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"body":"x"}' },
     };
+    const results: Partial<Record<Baseline, Result>> = {};
+    for (const [kind, opts] of Object.entries(requests) as Array<[Baseline, Record<string, unknown>]>) {
+      if (needed.has(kind)) results[kind] = await run(opts, child.pid);
+    }
+    return results;
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
@@ -601,6 +646,35 @@ function cpuMicros(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An `atrium serve` of the checkout at `root`, on the database, once it listens. */
+async function startNode(root: string, databaseUrl: string, dir: string, extraEnv: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  // ATRIUM_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.ATRIUM_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.ATRIUM_BENCH_CPU_PROF)] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'bin', 'atrium.js'), 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      // Both checkouts run their fresh build, as `npm start` does in production
+      // (the development loader costs a quarter of a tail poll on its own).
+      ATRIUM_CLI_SOURCES: '0',
+      ATRIUM_DATABASE_URL: databaseUrl,
+      ATRIUM_DATA_DIR: dir,
+      ATRIUM_PORT: String(port),
+      ATRIUM_HOST: '127.0.0.1',
+      ATRIUM_LOG_LEVEL: 'warn',
+      ATRIUM_BASE_URL: `http://127.0.0.1:${port}`,
+      // The webhook scenario's receiver listens on loopback.
+      ATRIUM_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // The service's own line: an embedded credential gateway announces itself first.
+  await waitForLine(child, /^Atrium is listening/m);
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 function withSearchPath(url: string, schema: string): string {

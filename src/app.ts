@@ -28,6 +28,7 @@ import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
 import { SearchBackfill } from './search/backfill.js';
+import { setWritesIndexed } from './search/index-writes.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -58,6 +59,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock;
   // Read before the database opens: a malformed file stops the start with nothing else begun.
   const credentialConnections = loadCredentialConnections(config.credentialConnectionsPath);
+  setWritesIndexed(config.searchIndex);
   const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
   let events: EventLog;
@@ -146,9 +148,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   contract.document = () => http.swagger();
   await http.ready();
   ctx.webhooks.start();
-  // Only serving nodes walk, never the admin CLI; the node serves meanwhile.
+  // Only serving nodes walk, never the admin CLI; the node serves meanwhile. With the index
+  // off nothing is written to it: a later start with it on walks what was written meanwhile.
   const searchBackfill = new SearchBackfill(ctx);
-  searchBackfill.start();
+  if (config.searchIndex) searchBackfill.start();
   return {
     http,
     ctx,

@@ -64,6 +64,8 @@ export interface Config {
   oauthAuthorizationRateLimit: number;
   /** Searches one network address may make per minute without a credential (429 beyond; docs/search.md). */
   anonymousSearchRateLimit: number;
+  /** Whether this process's writes keep the search index, and its backfill runs (ATRIUM_SEARCH_INDEX; docs/configuration.md). */
+  searchIndex: boolean;
   /** Client activations one network address may create per 15 minutes (429 beyond). */
   activationRateLimit: number;
   /** Seconds a client activation asks pollers to wait between polls. */
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthRegistrationRateLimit: parsePositiveInt('ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT', env.ATRIUM_OAUTH_REGISTRATION_RATE_LIMIT ?? '20'),
     oauthAuthorizationRateLimit: parsePositiveInt('ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT', env.ATRIUM_OAUTH_AUTHORIZATION_RATE_LIMIT ?? '120'),
     anonymousSearchRateLimit: parsePositiveInt('ATRIUM_SEARCH_ANONYMOUS_RATE_LIMIT', env.ATRIUM_SEARCH_ANONYMOUS_RATE_LIMIT ?? '60'),
+    searchIndex: parseOnOff('ATRIUM_SEARCH_INDEX', env.ATRIUM_SEARCH_INDEX ?? 'on'),
     activationRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_RATE_LIMIT', env.ATRIUM_ACTIVATION_RATE_LIMIT ?? '20'),
     activationPollSeconds: parsePositiveInt('ATRIUM_ACTIVATION_POLL_SECONDS', env.ATRIUM_ACTIVATION_POLL_SECONDS ?? '5'),
     mentionParseTimeoutMs: parsePositiveInt('ATRIUM_MENTION_PARSE_TIMEOUT_MS', env.ATRIUM_MENTION_PARSE_TIMEOUT_MS ?? '2000'),
@@ -187,6 +190,13 @@ function parseMetrics(switchValue: string | undefined, key: string | undefined):
   if (value === 'on') return { enabled: true, key: undefined };
   if (value === 'off' || value === '') return { enabled: false };
   throw new ConfigError(`ATRIUM_METRICS must be on or off, got ${switchValue}`);
+}
+
+function parseOnOff(name: string, raw: string): boolean {
+  const value = raw.trim();
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got ${raw}`);
 }
 
 function parsePort(raw: string, name = 'ATRIUM_PORT'): number {

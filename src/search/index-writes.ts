@@ -114,13 +114,28 @@ function unplaced(space: string) {
   return { space, channel: null, task_id: null, direct_member_a: null, direct_member_b: null };
 }
 
+/**
+ * ATRIUM_SEARCH_INDEX=off (docs/configuration.md): writes leave the index as it
+ * is, so a benchmark can weigh what indexing adds to a write on the same data.
+ * Process-wide, set by the composition root from each context's configuration:
+ * in-process tests all leave it on, and one that needs it off runs a server in a
+ * process of its own.
+ */
+let writesIndexed = true;
+
+export function setWritesIndexed(on: boolean): void {
+  writesIndexed = on;
+}
+
 /** A message just posted (channel, direct or task discussion). */
 export async function indexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
+  if (!writesIndexed) return;
   await writeNew(tx, messageDocument(message));
 }
 
 /** A task just created, of any kind (pin proposals are tasks too). */
 export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
+  if (!writesIndexed) return;
   await writeNew(tx, taskDocument(task));
 }
 
@@ -149,6 +164,7 @@ async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
  * Resource's row (addVersion's UPDATE), so the last to commit is the current one.
  */
 export async function indexResource(tx: Tx, resource: IndexedResource): Promise<void> {
+  if (!writesIndexed) return;
   const document = resourceDocument(resource);
   if (document) await writeDocuments(tx.db, tx.dialect, [document], 'replace');
   else await removeDocument(tx.db, tx.dialect, recordKey('resource', resource.id));
