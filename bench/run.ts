@@ -5,7 +5,9 @@
 // SQLite always; PostgreSQL too when ATRIUM_BENCH_DATABASE_URL (or
 // ATRIUM_TEST_DATABASE_URL) is set. With ATRIUM_BENCH_COMPARE=<path of another
 // Atrium checkout>, every scenario also runs against that checkout ("before"),
-// side by side with this one ("after"). A benchmark, not a test: it asserts nothing.
+// side by side with this one ("after"). The search group (bench/search.ts,
+// ATRIUM_BENCH_ONLY=search) seeds a database of its own with a million messages.
+// A benchmark, not a test: it asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
