@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { invalid } from '../shared/errors.js';
@@ -9,6 +9,7 @@ import { fts5Match, tsquery } from './match-syntax.js';
 import { parseQuery, type ParsedQuery, type Place } from './query-language.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchKind, type SearchPage, type SearchRequest, type SearchResult } from './schemas.js';
 import { searchScope, type SearchScope } from './scope.js';
+import type { SearchDocumentTable } from './tables.js';
 import { snippet } from './snippet.js';
 
 /** The FTS5 table holds the terms on SQLite; only search reads it, so the shared schema leaves it out. */
@@ -74,18 +75,7 @@ async function requireKnownSpaces(db: Kysely<DatabaseSchema>, slugs: string[]): 
   if (missing.length > 0) throw invalid('search_query_invalid', `in: names no Space called ${missing[0]}`);
 }
 
-interface DocumentRow {
-  id: number;
-  kind: SearchKind;
-  record_key: string;
-  space: string;
-  channel: string | null;
-  task_id: number | null;
-  direct_member_a: string | null;
-  direct_member_b: string | null;
-  author: string;
-  created_ts: string;
-}
+type DocumentRow = Selectable<SearchDocumentTable>;
 
 async function findDocuments(
   db: Database,

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
+import type { SearchKind } from './schemas.js';
 
 /** What one search document indexes: a message (channel, direct or task discussion), a task, or a Markdown Resource. */
-export type SearchKind = 'message' | 'task' | 'resource';
+export type { SearchKind };
 
 /**
  * One row per searchable record (docs/search-index.md). It holds what a search
