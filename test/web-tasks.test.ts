@@ -129,6 +129,12 @@ for (const backend of backends()) {
       await owner.goto(`/spaces/workshop/tasks/${id}`);
       await button(owner, 'Complete').waitFor();
       assert.deepEqual(await moves(owner), ['Cancel task', 'Complete']);
+      // She completes it; bea's page follows live, and no longer says the task is submitted.
+      await button(owner, 'Complete').click();
+      await page.getByRole('region', { name: 'Completion' }).waitFor();
+      assert.equal(await page.locator('.task-status').innerText(), 'Completed');
+      assert.equal(await page.getByText('Submitted: another member can now complete it.').count(), 0);
+      await screenshots(page, 'tasks-task-completed-live');
 
       // Under self_attested bea may complete her own work, and the page says it was not reviewed.
       await activeSpace(app.server, ada.session, 'sketchbook');

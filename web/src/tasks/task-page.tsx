@@ -136,6 +136,9 @@ const MOVE_DONE: Record<TaskMove, string> = {
   cancel: 'Cancelled.',
 };
 
+/** Where a task stands: every move changes its status, claimant or update time. */
+const taskState = (task: Task) => `${task.status} ${task.claimant ?? ''} ${task.updated_ts}`;
+
 const ORDER: TaskMove[] = ['claim', 'submit', 'complete', 'release', 'reopen', 'cancel'];
 
 function TaskActions({
@@ -154,7 +157,9 @@ function TaskActions({
   workerKnown: boolean;
 }) {
   const queries = useQueryClient();
-  const [done, setDone] = useState('');
+  // What this reader's last move did, and the task as that move left it: once the task has
+  // moved on (another member completed it, live), the sentence would describe a past state.
+  const [done, setDone] = useState<{ text: string; left: string } | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const cancelButton = useRef<HTMLButtonElement>(null);
 
@@ -171,7 +176,7 @@ function TaskActions({
     const moved = await call(client.POST(paths[which], params));
     // The answer is the task as the move left it: show it at once, before the list refetches.
     queries.setQueryData(tasksKeys.task(space.slug, task.id), moved);
-    setDone(MOVE_DONE[which]);
+    setDone({ text: MOVE_DONE[which], left: taskState(moved) });
   };
 
   const moving = useMutation({
@@ -182,7 +187,7 @@ function TaskActions({
   const busy = moving.isPending ? moving.variables : null;
   const run = (which: TaskMove) => {
     if (busy) return;
-    setDone('');
+    setDone(null);
     moving.mutate(which);
   };
 
@@ -196,7 +201,7 @@ function TaskActions({
       <h2 id="task-actions" className="visually-hidden">
         What you can do
       </h2>
-      {done ? <Notice>{done}</Notice> : null}
+      {done && done.left === taskState(task) ? <Notice>{done.text}</Notice> : null}
       <ErrorMessage>{moving.isError ? errorText(moving.error) : ''}</ErrorMessage>
       {visible.length > 0 ? (
         <div className="actions">
