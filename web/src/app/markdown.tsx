@@ -38,8 +38,12 @@ const components: Components = {
     ) : (
       <span>{alt}</span>
     ),
+  // A link the URL filter refused (`javascript:`, `data:`) arrives with an empty address: it is
+  // its text alone, as an anchor to "" would be a link to this very page.
   a: ({ href, children }) =>
-    leavesTheSite(href) ? (
+    href === undefined || href === '' ? (
+      <>{children}</>
+    ) : leavesTheSite(href) ? (
       <a href={href} rel="noreferrer noopener nofollow" target="_blank">
         {children}
       </a>
