@@ -280,6 +280,22 @@ for (const backend of backends()) {
       assert.equal(await page.evaluate('window.__pwned'), undefined);
     });
 
+    it("draws a Markdown table's border around its cells, as wide as the table and no wider", async () => {
+      const id = await seedResource('garden', 'Beds', ['| Bed | Crop |', '|---|---|', '| North | Tulips |', '| South | Beans |', ''].join('\n'));
+      const page = await app.pages.open({ session: bob.session });
+      await page.goto(`/spaces/garden/resources/${id}`);
+      await heading(page, 'Beds').waitFor();
+      const table = page.locator('.resource-body table');
+      await table.getByRole('cell', { name: 'Beans' }).waitFor();
+      const width = async (selector: string) => (await page.locator(selector).first().boundingBox())!.width;
+      // The border is the table's box: it may be wider than the rows only by its own two border lines.
+      assert.ok((await width('.resource-body table')) - (await width('.resource-body table tr')) <= 2, 'the border hugs the rows');
+      await screenshots(page, 'resources-table');
+      await page.setViewportSize({ width: 390, height: 844 });
+      assert.ok((await width('.resource-body table')) - (await width('.resource-body table tr')) <= 2, 'the border hugs the rows on a phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+
     it('opens every link that leaves the site as external, protocol-relative ones included', async () => {
       const id = await seedResource(
         'garden',
