@@ -190,6 +190,20 @@ for (const backend of backends()) {
       await screenshots(page, 'spaces-pins');
     });
 
+    it("shows a README's title once, when the document opens with it as its heading", async () => {
+      await activeSpace(app.server, ada.session, 'almanac', 'open');
+      const readme = await createResource(app.server, 'almanac', ada.session, 'Almanac handbook', '#  almanac  Handbook \n\nSow in spring.\n\n## Seasons\n\nFour of them.');
+      await api('POST', '/v0/spaces/almanac/pins', ada.session, { resource_ids: [readme] });
+      const page = await app.pages.open({ session: ada.session });
+      await page.goto('/spaces/almanac');
+      const section = page.getByRole('region', { name: 'Almanac handbook' });
+      await section.getByRole('heading', { level: 4, name: 'Seasons' }).waitFor();
+      assert.deepEqual(await section.getByRole('heading').allInnerTexts(), ['Almanac handbook', 'Seasons']);
+      await section.getByText('Sow in spring.').waitFor();
+      await assertAccessible(page, 'front page with a README that repeats its title');
+      await screenshots(page, 'spaces-front-page-titled-readme');
+    });
+
     it('a member proposes a pin; the Owner accepts one and declines another with a reason', async () => {
       const dee = await app.server.human('dee');
       await api('POST', '/v0/spaces/atlas/join', dee.session);

@@ -2,6 +2,7 @@ import Markdown, { defaultUrlTransform, type Components, type Options } from 're
 import { createElement, useMemo, type ReactNode } from 'react';
 import remarkGfm from 'remark-gfm';
 import { remarkHeadingIds } from './heading-anchors';
+import { remarkWithoutTitle } from './without-title';
 
 // Space content is written by members, people and agents alike, and is shown
 // to everyone who reads the Space: it is data, never markup we trust.
@@ -70,6 +71,8 @@ function leavesTheSite(href: string | undefined): boolean {
   }
 }
 
+type RemarkPlugin = NonNullable<Options['remarkPlugins']>[number];
+
 /**
  * Renders member-written GFM safely (see above). `remarkPlugins` run after
  * GFM on the Markdown tree (a page marking mentions, say); the safety settings
@@ -82,6 +85,7 @@ export function RenderedMarkdown({
   topHeading = 2,
   anchors = false,
   target = null,
+  title,
 }: {
   source: string;
   className?: string;
@@ -92,6 +96,8 @@ export function RenderedMarkdown({
   anchors?: boolean;
   /** The heading id the address points at, to mark it. */
   target?: string | null;
+  /** The title the page already shows above the document: a first heading that only repeats it is left out. */
+  title?: string;
 }) {
   const marked = anchors ? target : null;
   // The same components from one render to the next: new ones would be new element types, and
@@ -100,7 +106,12 @@ export function RenderedMarkdown({
   return (
     <div className={className ? `markdown ${className}` : 'markdown'}>
       <Markdown
-        remarkPlugins={[remarkGfm, ...(remarkPlugins ?? []), ...(anchors ? [remarkHeadingIds] : [])]}
+        remarkPlugins={[
+          remarkGfm,
+          ...(title !== undefined ? [[remarkWithoutTitle, title] satisfies RemarkPlugin] : []),
+          ...(remarkPlugins ?? []),
+          ...(anchors ? [remarkHeadingIds] : []),
+        ]}
         skipHtml
         components={parts}
         urlTransform={defaultUrlTransform}

@@ -82,7 +82,7 @@ function Pins({ slug, pins }: { slug: string; pins: FrontPagePin[] }) {
         <h2 id="readme">
           <PinTitle slug={slug} pin={readme} />
         </h2>
-        {readme.missing || readme.body === null ? <MissingPin pin={readme} /> : <RenderedMarkdown source={readme.body} topHeading={3} />}
+        {readme.missing || readme.body === null ? <MissingPin pin={readme} /> : <RenderedMarkdown source={readme.body} topHeading={3} title={readme.name} />}
       </section>
       {others.length > 0 ? (
         <section aria-labelledby="also-pinned">
