@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_WEB_ROOT, registerWebApp } from '../src/web/static.js';
 import { ensureWebBuild, focused, launchBrowser, mailTo, outbox, Pages, type Mail } from './support/browser.js';
 import { TestClock } from './support/clock.js';
+import { screenshots } from './support/web-app.js';
 import { startServer, type TestServer } from './support/server.js';
 
 // The web app's pages, driven in real headless Chromium against a real server.
@@ -183,6 +184,15 @@ describe('web app (sqlite)', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await heading(page, 'Atrium').waitFor();
     await page.getByText('You are signed in as ben (@ben).').waitFor();
+
+    // Opened again, the used code is filled in and refused: the refusal replaces the "filled in" notice.
+    const again = await pages.open();
+    await again.goto(mail.link.toString().replace(mail.link.origin, ''));
+    await again.getByRole('status').filter({ hasText: 'The code from your e-mail is filled in.' }).waitFor();
+    await again.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await again.getByRole('alert').filter({ hasText: 'already used' }).waitFor();
+    assert.equal(await again.getByText('The code from your e-mail is filled in.').count(), 0);
+    await screenshots(again, 'sign-in-used-code');
   });
 
   it('approves an activation created through the API; the client then gets its key', async () => {

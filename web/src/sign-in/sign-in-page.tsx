@@ -125,6 +125,8 @@ export function SignInPage() {
     }
     const res = await verifying.mutateAsync();
     if (!res.ok) {
+      // The notice said the code was filled in, or on its way: the refusal is what holds now.
+      setNotice('');
       setError(
         res.status === 401
           ? 'That code is not right, or it was already used or has expired. Check it, or send a new code.'
