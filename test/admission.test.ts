@@ -172,6 +172,32 @@ for (const backend of backends()) {
       );
     });
 
+    it("lets an Owner or Host of an invite Space join it directly, and tells anyone else who must invite them", async () => {
+      await activeSpace(server, alice.session, 'den', 'invite');
+      const keeper = await server.human('kira', { role: 'host', space: 'den' });
+      const seen = (await events('den')).length;
+      // Refused, the detail says what to do: an Owner or Host of the Space invites, then the member joins.
+      const detail = assertError(await post('/v0/spaces/den/join', bob.session), 'not_admitted');
+      assert.match(detail, /den is invite-only and bob has no invitation: an Owner or Host of den must invite bob, then bob joins/);
+
+      // The Space's own Host, and a host-wide Owner, need no invitation from themselves.
+      const hosted = await post('/v0/spaces/den/join', keeper.session);
+      assert.equal(hosted.status, 200);
+      assert.equal(hosted.body.state, 'admitted');
+      assert.equal((await post('/v0/spaces/den/join', owner.session)).body.state, 'admitted');
+      // Joining again changes nothing.
+      assert.equal((await post('/v0/spaces/den/join', owner.session)).status, 200);
+      assert.deepEqual(
+        (await eventsAfter('den', seen)).map((e) => [e.type, e.actor, e.payload.member, e.payload.join_policy]),
+        [
+          ['space_member_admitted', 'kira', 'kira', 'invite'],
+          ['space_member_admitted', 'olivia', 'olivia', 'invite'],
+        ],
+      );
+      // A Host of another Space is anyone here.
+      assertError(await post('/v0/spaces/attic/join', host.session), 'not_admitted');
+    });
+
     it('lets a member leave, and Owner/Host remove a member', async () => {
       assert.equal((await post('/v0/spaces/plaza/join', carol.session)).status, 200);
       const seen = (await events('plaza')).length;

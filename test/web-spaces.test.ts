@@ -190,6 +190,21 @@ for (const backend of backends()) {
       await screenshots(page, 'spaces-pins');
     });
 
+    it('an Owner joins their own invite-only Space from its front page, without inviting themselves', async () => {
+      await activeSpace(app.server, ada.session, 'cellar', 'invite');
+      const page = await app.pages.open({ session: ada.session });
+      await page.goto('/spaces/cellar');
+      await heading(page, 'cellar').waitFor();
+      await page.getByText('may join it without an invitation').waitFor();
+      await assertAccessible(page, 'front page of an invite-only Space, for its Owner');
+      await screenshots(page, 'spaces-front-page-owner-invite-only');
+      await page.getByRole('button', { name: 'Join', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'You joined the Space.' }).waitFor();
+      await page.getByText('You are a member of this Space.').waitFor();
+      const members = (await api('GET', '/v0/spaces/cellar/members', ada.session)).members as Array<{ member: string; state: string }>;
+      assert.deepEqual(members.map((m) => [m.member, m.state]), [['ada', 'admitted']]);
+    });
+
     it("shows a README's title once, when the document opens with it as its heading", async () => {
       await activeSpace(app.server, ada.session, 'almanac', 'open');
       const readme = await createResource(app.server, 'almanac', ada.session, 'Almanac handbook', '#  almanac  Handbook \n\nSow in spring.\n\n## Seasons\n\nFour of them.');

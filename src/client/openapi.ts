@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Join a Space
-         * @description Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). Invite Spaces admit only an invited member (403 otherwise).
+         * @description Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). Invite Spaces admit an invited member or an Owner/Host of the Space (403 otherwise).
          */
         post: operations["join_space"];
         delete?: never;

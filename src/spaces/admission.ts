@@ -115,7 +115,7 @@ async function setState(tx: Tx, slug: string, handle: string, state: MembershipS
   return inserted !== undefined;
 }
 
-/** `join`: open → admitted (200); request → requested (202); invite → admitted only if invited. */
+/** `join`: open → admitted (200); request → requested (202); invite → admitted if invited, or for an Owner/Host of the Space. */
 export async function join(tx: Tx, actor: Actor, slug: string): Promise<MembershipView> {
   const space = await getSpace(tx.db, slug);
   const member = requireActiveMember(actor).member.handle;
@@ -143,7 +143,13 @@ export async function join(tx: Tx, actor: Actor, slug: string): Promise<Membersh
     case 'open':
       return admit();
     case 'invite':
-      throw forbidden('not_admitted', `Space ${slug} is invite-only and ${member} has no invitation`);
+      // An Owner/Host of the Space may invite anyone, themselves included: asking them to do that first
+      // would be a step with no judgement in it (docs/decisions-local.md).
+      if (await isOwnerOrHost(tx.db, actor, { space: slug })) return admit();
+      throw forbidden(
+        'not_admitted',
+        `Space ${slug} is invite-only and ${member} has no invitation: an Owner or Host of ${slug} must invite ${member}, then ${member} joins`,
+      );
     case 'request':
       if (current === 'requested') return membershipView(tx.db, slug, member);
       if (!(await setState(tx, slug, member, 'requested', current !== undefined))) return join(tx, actor, slug);

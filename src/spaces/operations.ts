@@ -151,7 +151,7 @@ export const joinSpace = defineOperation({
   summary: 'Join a Space',
   description:
     'Open Spaces admit at once (200). Request Spaces file a join request (202, `state: requested`). ' +
-    'Invite Spaces admit only an invited member (403 otherwise).',
+    'Invite Spaces admit an invited member or an Owner/Host of the Space (403 otherwise).',
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
   examples: EXAMPLES.joinSpace,

@@ -20,7 +20,8 @@ import type { TestResponse } from './server.js';
  *   (who may read an unpinned file; the setting a host without a repository
  *   lacks), mcp-transport.test.ts (the header to send),
  *   webhooks-subscriptions-cli.test.ts (the command that activates a
- *   subscription once its endpoint is verified).
+ *   subscription once its endpoint is verified), admission.test.ts (who must
+ *   invite a member to an invite-only Space).
  * - The words name the field or argument at fault: channels.test.ts,
  *   errors.test.ts, front-page.test.ts, http-input.test.ts (URL integers),
  *   identity.test.ts, idempotency-keys.test.ts (the header), mailbox.test.ts,

@@ -252,7 +252,12 @@ function Admission({ space }: { space: Space }) {
             Request to join
           </button>
         ) : standing.ownerOrHost ? (
-          <p className="muted">You see this invite-only Space as its Owner or Host.</p>
+          <>
+            <p>You see this invite-only Space as its Owner or Host, and may join it without an invitation.</p>
+            <button type="button" disabled={busy} onClick={() => void join('You joined the Space.')}>
+              Join
+            </button>
+          </>
         ) : null;
   }
 
