@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { call, client, type Schemas } from '../api/client';
 import './agents.css';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
+import type { FormWords } from '../app/form-errors';
 import { navigate, signInPath } from '../app/router';
 import { useSession } from '../api/session';
 import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions';
@@ -48,11 +49,17 @@ export function AgentsPage() {
   );
 }
 
+/** The registration form's labels, and a handle someone has. */
+const AGENT_WORDS: FormWords = {
+  fields: { handle: 'Handle', display_name: 'Display name' },
+  refusals: { handle_taken: (detail) => `@${/^handle (\S+) is taken/.exec(detail)?.[1] ?? 'that'} is taken: handles are never reused. Choose another handle.` },
+};
+
 function RegisterAgent({ operator }: { operator: string }) {
   const queries = useQueryClient();
   const [form, setForm] = useState({ handle: '', display_name: '' });
   const [issued, setIssued] = useState<{ handle: string; secret: string } | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction(AGENT_WORDS);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const handle = form.handle.trim();

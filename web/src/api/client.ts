@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../../../src/client/openapi';
+import { formErrorText, type FormWords } from '../app/form-errors';
 
 // The web app's one way to the server: the typed client generated from the
 // served OpenAPI contract (src/client/openapi.ts, `npm run generate:client`),
@@ -19,6 +20,8 @@ export class ApiError extends Error {
     readonly detail: string,
     /** The refusal's whole body: a 409 on a stale Resource edit carries the newer version, for one. */
     readonly body?: unknown,
+    /** What refused it, from `Atrium-Error` (docs/errors.md). */
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -56,12 +59,12 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
       ? (body as { detail: string }).detail
       : `The server answered ${status}.`;
   if (status === 401) onUnauthenticated();
-  throw new ApiError(status, detail, body);
+  throw new ApiError(status, detail, body, result.response.headers.get('Atrium-Error') ?? undefined);
 }
 
-/** What to show for a failed call. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.detail;
+/** What to show for a failed call; for a form, in its own words (`formErrorText`). */
+export function errorText(err: unknown, form?: FormWords): string {
+  if (err instanceof ApiError) return form ? formErrorText(err, form) : err.detail;
   return err instanceof Error ? err.message : String(err);
 }
 

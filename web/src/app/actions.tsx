@@ -1,15 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useLayoutEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode, type RefObject } from 'react';
 import { errorText } from '../api/client';
+import type { FormWords } from './form-errors';
 
 /**
  * One button's (or form's) request, as a mutation: whether it is under way
  * and the server's refusal, if any. `run` answers true when the request
  * succeeded, so a form clears what the person typed only then and keeps it on
  * a failure. For controls that share one state across several requests (a
- * list's Admit and Remove); a single write can be its own `useMutation`.
+ * list's Admit and Remove); a single write can be its own `useMutation`. A
+ * form passes its words (`FormWords`), so a refusal names its fields as its
+ * labels do.
  */
-export function useAction() {
+export function useAction(form?: FormWords) {
   const { mutateAsync, isPending, isError, error } = useMutation({ mutationFn: (request: () => Promise<unknown>) => request() });
   const run = useCallback(
     async (request: () => Promise<unknown>): Promise<boolean> => {
@@ -22,7 +25,7 @@ export function useAction() {
     },
     [mutateAsync],
   );
-  return { busy: isPending, error: isError ? errorText(error) : '', run };
+  return { busy: isPending, error: isError ? errorText(error, form) : '', run };
 }
 
 const FocusFallback = createContext<RefObject<HTMLElement | null> | null>(null);

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { call, client, errorText, type Schemas } from '../api/client';
+import type { FormWords } from '../app/form-errors';
 import { ErrorMessage, PageHeading, useTitle } from '../app/page';
 import { spacePath, useSpace } from '../spaces/space';
 import { Link, signInPath } from '../app/router';
@@ -228,6 +229,23 @@ function newRunId(): string {
   return `run-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** The approval form's labels for the fields the server may refuse. */
+const APPROVAL_WORDS: FormWords = {
+  fields: {
+    connection_id: 'Connection',
+    member_handle: 'Member',
+    task_id: 'Task',
+    run_id: 'Run id',
+    purpose: 'Purpose',
+    expires_in_seconds: 'Usable for',
+    reason: 'Why you approve it',
+    'request.method': 'Method',
+    'request.url': 'Exact URL',
+    'request.headers': 'Headers',
+    'request.body': 'Body',
+  },
+};
+
 function ApprovalForm({ slug, connections, onMade }: { slug: string; connections: Connection[]; onMade: (a: Approval) => void }) {
   const queries = useQueryClient();
   const [form, setForm] = useState({
@@ -378,7 +396,7 @@ function ApprovalForm({ slug, connections, onMade }: { slug: string; connections
           id <code>{made.run_id}</code> and purpose &ldquo;{made.purpose}&rdquo;, until <Time iso={made.expires_ts} />.
         </Notice>
       ) : null}
-      <ErrorMessage>{problem || (making.isError ? errorText(making.error) : '')}</ErrorMessage>
+      <ErrorMessage>{problem || (making.isError ? errorText(making.error, APPROVAL_WORDS) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Approve
       </button>

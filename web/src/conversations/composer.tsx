@@ -181,7 +181,7 @@ export function Composer({
       <p className="visually-hidden" role="status">
         {open ? `${completion.options.length} ${completion.options.length === 1 ? 'member' : 'members'} to mention: up and down arrows to choose, Enter to pick.` : ''}
       </p>
-      <ErrorMessage>{sending.isError ? `Could not send: ${errorText(sending.error)}` : ''}</ErrorMessage>
+      <ErrorMessage>{sending.isError ? `Could not send: ${errorText(sending.error, { fields: { body: label } })}` : ''}</ErrorMessage>
       <div className="composer-footer">
         <p id={`${id}-hint`} className="hint">
           {enterSends ? 'Enter sends, Shift+Enter adds a line.' : 'Enter adds a line, Ctrl+Enter (⌘+Enter on a Mac) sends.'} Markdown.

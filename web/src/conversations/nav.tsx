@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { call, client, errorText, type Space } from '../api/client';
 import { ErrorMessage } from '../app/page';
+import type { FormWords } from '../app/form-errors';
 import { Link, navigate, useLocation } from '../app/router';
 import { spacePath } from '../spaces/space';
 import { useStanding } from '../api/standing';
@@ -65,6 +66,12 @@ function ChannelList({ space, mayCreate }: { space: Space; mayCreate: boolean })
 /** Channel names follow the slug pattern; the server judges, this only helps before the round trip. */
 const CHANNEL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** The new-channel form's labels, and a name another channel has. */
+const CHANNEL_WORDS: FormWords = {
+  fields: { name: 'Channel name', topic: 'Topic' },
+  refusals: { channel_exists: (detail) => `#${/^channel (\S+) exists/.exec(detail)?.[1] ?? 'that'} exists already. Choose another name.` },
+};
+
 function NewChannel({ slug }: { slug: string }) {
   const id = useId();
   const queries = useQueryClient();
@@ -116,7 +123,7 @@ function NewChannel({ slug }: { slug: string }) {
       </p>
       <label htmlFor={`${id}-topic`}>Topic (optional)</label>
       <input id={`${id}-topic`} value={topic} maxLength={280} onChange={(e) => setTopic(e.target.value)} />
-      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error) : '')}</ErrorMessage>
+      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error, CHANNEL_WORDS) : '')}</ErrorMessage>
       <div className="actions">
         <button type="submit" className="small" aria-disabled={busy}>
           Create

@@ -8,6 +8,7 @@ import { Link } from '../app/router';
 import { useSession } from '../api/session';
 import { JOIN_POLICY_LABEL, JOIN_POLICY_SHORT, spaceKeys, spacePath } from '../spaces/space';
 import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions';
+import type { FormWords } from '../app/form-errors';
 import { isHostWideOwnerOrHost, isOwnerOrHostOf, useMyMemberships, useMyRoles, type Membership } from '../api/standing';
 import { Loaded, Notice } from '../app/ui';
 
@@ -210,11 +211,25 @@ function ApproveSpace({ space, onApproved }: { space: Space; onApproved: () => v
 
 const SLUG_PATTERN = '[a-z0-9]+(-[a-z0-9]+)*';
 
+/** The proposal form's words for what the server refuses: its labels, and a clash with another Space. */
+const PROPOSE_WORDS: FormWords = {
+  fields: { slug: 'Address', name: 'Name', purpose: 'Purpose', join_policy: 'Who may join' },
+  refusals: {
+    space_exists: (detail) => {
+      const address = /^slug (\S+) exists$/.exec(detail)?.[1];
+      const name = /^a Space named "(.*)" exists$/.exec(detail)?.[1];
+      if (address) return `Another Space has the address “${address}”. Choose another address.`;
+      if (name) return `Another Space is named “${name}”. Choose another name.`;
+      return 'Another Space has this address or name. Choose another.';
+    },
+  },
+};
+
 function ProposeSpace() {
   const queries = useQueryClient();
   const [form, setForm] = useState({ slug: '', name: '', purpose: '', join_policy: 'open' as Space['join_policy'] });
   const [proposed, setProposed] = useState<Space | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction(PROPOSE_WORDS);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     let created: Space | null = null;

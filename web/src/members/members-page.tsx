@@ -210,7 +210,7 @@ function MemberDetails({ handle }: { handle: string }) {
 function InviteForm({ space, onDone }: { space: Space; onDone: (message: string) => void }) {
   const queries = useQueryClient();
   const [handle, setHandle] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ fields: { member: 'Handle' } });
   if (space.join_policy !== 'invite') {
     return (
       <p className="muted">

@@ -16,7 +16,7 @@ export function ProposePin({ slug }: { slug: string }) {
   const [resourceId, setResourceId] = useState('');
   const [rationale, setRationale] = useState('');
   const [sent, setSent] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ fields: { resource_id: 'Resource', rationale: 'The reason' } });
 
   const pinned = new Set((pins.data ?? []).map((p) => p.id));
   const pending = new Set((proposals.data ?? []).filter((p) => p.status === 'pending').map((p) => p.resource_id));
@@ -134,7 +134,7 @@ function ProposalCard({
   onDecided: (message: string) => void;
 }) {
   const queries = useQueryClient();
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ fields: { reason: 'The reason to decline' } });
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState('');
   const reasonField = useRef<HTMLTextAreaElement>(null);

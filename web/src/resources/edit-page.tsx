@@ -8,7 +8,7 @@ import { Handle } from '../app/ui';
 import { Conflict, type Base } from './conflict';
 import { MarkdownEditor } from './editor';
 import { resourcesKeys, useMayWrite, useResource, type ResourceDocument } from './queries';
-import { BackToResources, NameField, ResourceLoaded, resourcePath } from './shared';
+import { BackToResources, NameField, ResourceLoaded, resourcePath, RESOURCE_WORDS } from './shared';
 
 export function ResourceEditPage() {
   const { slug, id } = useParams<{ slug: string; id: string }>();
@@ -135,7 +135,7 @@ function ResourceEditor({ slug, id, base, live }: { slug: string; id: string; ba
           {name !== base.name ? <p className="hint">Saving renames the Resource; its address stays the same.</p> : null}
         </NameField>
         <MarkdownEditor id="resource-edit" label="Text" value={content} onChange={setContent} />
-        <ErrorMessage>{save.isError ? errorText(save.error) : ''}</ErrorMessage>
+        <ErrorMessage>{save.isError ? errorText(save.error, RESOURCE_WORDS) : ''}</ErrorMessage>
         <div className="actions">
           <button type="submit" aria-disabled={save.isPending}>
             {save.isPending ? 'Saving…' : newer ? `Save on top of version ${newer.current_version}` : 'Save'}

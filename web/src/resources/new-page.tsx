@@ -6,7 +6,7 @@ import { ErrorMessage, PageHeading, useTitle } from '../app/page';
 import { navigate } from '../app/router';
 import { MarkdownEditor } from './editor';
 import { resourcesKeys, useMayWrite } from './queries';
-import { BackToResources, NameField, resourcePath } from './shared';
+import { BackToResources, NameField, resourcePath, RESOURCE_WORDS } from './shared';
 
 export function NewResourcePage() {
   const { slug } = useParams<{ slug: string }>();
@@ -45,7 +45,7 @@ export function NewResourcePage() {
         <form onSubmit={submit} noValidate>
           <NameField value={name} onChange={setName} error={nameError} />
           <MarkdownEditor id="resource-new" label="Text" value={content} onChange={setContent} />
-          <ErrorMessage>{create.isError ? errorText(create.error) : ''}</ErrorMessage>
+          <ErrorMessage>{create.isError ? errorText(create.error, RESOURCE_WORDS) : ''}</ErrorMessage>
           <div className="actions">
             <button type="submit" aria-disabled={create.isPending}>
               {create.isPending ? 'Creating…' : 'Create Resource'}

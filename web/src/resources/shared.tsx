@@ -5,6 +5,7 @@ import { NotFoundPage } from '../app/not-found';
 import { Link } from '../app/router';
 import { Loaded } from '../app/ui';
 import { spacePath } from '../spaces/space';
+import type { FormWords } from '../app/form-errors';
 import type { ResourceDocument, useResource } from './queries';
 import './resources.css';
 
@@ -40,8 +41,11 @@ export function ResourceText({ source, target = null }: { source: string; target
   return <RenderedMarkdown source={source} className="resource-body" anchors target={target} />;
 }
 
-export /** A Resource's name, 1-200 characters and not blank; a refusal is tied to the field and takes focus. */
-function NameField({ value, onChange, error, children }: { value: string; onChange: (v: string) => void; error: string; children?: ReactNode }) {
+/** The Resource forms' labels for the fields the server may refuse. */
+export const RESOURCE_WORDS: FormWords = { fields: { name: 'Name', content: 'Text' } };
+
+/** A Resource's name, 1-200 characters and not blank; a refusal is tied to the field and takes focus. */
+export function NameField({ value, onChange, error, children }: { value: string; onChange: (v: string) => void; error: string; children?: ReactNode }) {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (error) input.current?.focus();

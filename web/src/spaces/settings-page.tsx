@@ -54,7 +54,7 @@ function ReviewPolicyForm({ space }: { space: Space }) {
   const [policy, setPolicy] = useState<ReviewPolicy>(space.review_policy);
   const [reason, setReason] = useState('');
   const [saved, setSaved] = useState('');
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ fields: { review_policy: 'Review policy', reason: 'Reason for the change' } });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaved('');

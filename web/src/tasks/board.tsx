@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { call, client, errorText, type Space } from '../api/client';
 import { ErrorMessage, PageHeading, useTitle } from '../app/page';
+import type { FormWords } from '../app/form-errors';
 import { Link } from '../app/router';
 import { spacePath, useSpace } from '../spaces/space';
 import { useStanding } from '../api/standing';
@@ -141,6 +142,9 @@ const KIND_HINT: Record<(typeof CREATABLE_KINDS)[number], string> = {
   production: 'Production: always needs a completer with a different accountable principal.',
 };
 
+/** The new-task form's labels for the fields the server may refuse. */
+const NEW_TASK_WORDS: FormWords = { fields: { title: 'Title', kind: 'Kind', body: 'Description' } };
+
 function NewTask({ space }: { space: Space }) {
   const queries = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -220,7 +224,7 @@ function NewTask({ space }: { space: Space }) {
             Markdown. Optional.
           </p>
         </div>
-        <ErrorMessage>{problem || (create.isError ? errorText(create.error) : '')}</ErrorMessage>
+        <ErrorMessage>{problem || (create.isError ? errorText(create.error, NEW_TASK_WORDS) : '')}</ErrorMessage>
         <div className="actions">
           <button type="submit" aria-disabled={create.isPending}>
             Create task

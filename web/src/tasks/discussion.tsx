@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { call, client, errorText, type Space } from '../api/client';
 import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage, Loading } from '../app/page';
+import type { FormWords } from '../app/form-errors';
 import { AuthorHandle } from '../members/member-kind';
 import { ShowMore, Time } from '../app/ui';
 import { tasksKeys, useTaskMessages } from './queries';
@@ -77,6 +78,8 @@ export function TaskDiscussion({ space, task, mayPost, target = null }: { space:
   );
 }
 
+const DISCUSSION_WORDS: FormWords = { fields: { body: 'The message' } };
+
 function Composer({ slug, id }: { slug: string; id: number }) {
   const queries = useQueryClient();
   const [body, setBody] = useState('');
@@ -106,7 +109,7 @@ function Composer({ slug, id }: { slug: string; id: number }) {
           Markdown; @handle mentions the member.
         </p>
       </div>
-      <ErrorMessage>{problem || (post.isError ? errorText(post.error) : '')}</ErrorMessage>
+      <ErrorMessage>{problem || (post.isError ? errorText(post.error, DISCUSSION_WORDS) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={post.isPending}>
         Post
       </button>

@@ -205,7 +205,7 @@ function NewEndpoint() {
         </p>
       </div>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{problem || (registering.isError ? errorText(registering.error) : '')}</ErrorMessage>
+      <ErrorMessage>{problem || (registering.isError ? errorText(registering.error, { fields: { url: 'Receiver URL' } }) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Register
       </button>

@@ -162,7 +162,7 @@ export function SubscriptionForm({ collection, endpoints }: { collection: Collec
         <label htmlFor={`${prefix}-activate`}>Activate at once (the endpoint must be verified)</label>
       </div>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error) : '')}</ErrorMessage>
+      <ErrorMessage>{problem || (creating.isError ? errorText(creating.error, { fields: { endpoint_id: 'Endpoint', debounce_ms: 'Debounce', filter: 'Which events wake it' } }) : '')}</ErrorMessage>
       <button type="submit" aria-disabled={busy}>
         Subscribe
       </button>
