@@ -130,5 +130,28 @@ for (const backend of backends()) {
       const both = await cli.run(['messages', 'plaza', 'general', '--with', 'alice'], { ATRIUM_TOKEN: bob.session });
       assert.equal(both.code, 2);
     });
+
+    it('replies in a thread and prints it', async () => {
+      const root = await cli.run(['post', 'plaza', 'general', 'a thread starts', '--json'], { ATRIUM_TOKEN: alice.session });
+      const rootId = JSON.parse(root.stdout).id as number;
+      const reply = await cli.run(['post', 'plaza', 'general', 'a reply', '--thread', String(rootId)], { ATRIUM_TOKEN: bob.session });
+      assert.equal(reply.code, 0, reply.stderr);
+      assert.match(reply.stdout, new RegExp(`^Posted message \\d+ to #general \\(in the thread of ${rootId}\\) in plaza\\.\n$`));
+
+      const top = await cli.run(['messages', 'plaza', 'general']);
+      assert.match(top.stdout, new RegExp(`^#${rootId} {2}alice {2}\\S+Z {2}\\(1 reply: atrium thread plaza ${rootId}\\)\n {2}a thread starts\n`, 'm'));
+      assert.ok(!top.stdout.includes('a reply'), 'replies stay in their thread');
+
+      const thread = await cli.run(['thread', 'plaza', String(rootId)]);
+      assert.equal(thread.code, 0, thread.stderr);
+      assert.match(thread.stdout, /^#\d+ {2}alice .*\n {2}a thread starts\n\n {2}#\d+ {2}bob {2}\S+Z\n {4}a reply\n/);
+      const json = await cli.run(['thread', 'plaza', String(rootId), '--json']);
+      assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', `/v0/spaces/plaza/messages/${rootId}/thread`)).body);
+
+      const refused = await cli.run(['post', 'plaza', 'general', 'x', '--thread', String(JSON.parse((await cli.run(['messages', 'plaza', 'general', '--thread', String(rootId), '--json'])).stdout).messages[0].id)], {
+        ATRIUM_TOKEN: bob.session,
+      });
+      assert.equal(assertRefusal(refused, 422), 'thread_root_invalid');
+    });
   });
 }

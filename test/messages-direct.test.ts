@@ -78,9 +78,12 @@ for (const backend of backends()) {
         'created_ts',
         'direct_members',
         'id',
+        'last_reply_ts',
         'mentioned_members',
+        'reply_count',
         'space',
         'task',
+        'thread_root',
       ]);
       assert.equal(message.author, 'bob');
       assert.equal(message.channel, null);
@@ -102,6 +105,7 @@ for (const backend of backends()) {
         message_id: message.id,
         channel: null,
         task: null,
+        thread_root: null,
         author: 'bob',
         mentioned_members: ['alice'],
         direct_members: ['alice', 'bob'],

@@ -1031,13 +1031,13 @@ export interface paths {
         };
         /**
          * Read a channel's messages
-         * @description Follows read access: public for open and request Spaces; invite Spaces need current admission. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         * @description Follows read access: public for open and request Spaces; invite Spaces need current admission. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200. Top-level messages only; `thread_root` lists that thread (root and replies) instead.
          */
         get: operations["list_messages"];
         put?: never;
         /**
          * Post a message to a channel
-         * @description Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and a host too busy to check the body within its budget answers 503; both with Retry-After.
+         * @description Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and a host too busy to check the body within its budget answers 503; both with Retry-After. `thread_root` makes it a reply to a top-level message of the same conversation (422 `thread_root_invalid` otherwise); a reply notifies the thread's earlier authors.
          */
         post: operations["post_message"];
         delete?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         put?: never;
         /**
          * Send a direct message to one member
-         * @description A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.
+         * @description A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed. `thread_root` makes it a reply to a top-level message of the same conversation (422 `thread_root_invalid` otherwise); a reply notifies the thread's earlier authors.
          */
         post: operations["send_direct_message"];
         delete?: never;
@@ -1079,9 +1079,29 @@ export interface paths {
         };
         /**
          * Read your direct conversation with one member
-         * @description The caller's conversation with `handle` in this Space; nobody else can read it. Needs read access to the Space. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         * @description The caller's conversation with `handle` in this Space; nobody else can read it. Needs read access to the Space. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200. Top-level messages only; `thread_root` lists that thread (root and replies) instead.
          */
         get: operations["list_direct_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/messages/{id}/thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the thread of a message
+         * @description The thread `id` belongs to (as root or reply): its root and a page of replies, newest first (`before`, `limit` as in listings). Read access as for the message: a direct message only by its participants (404 `message_not_found` otherwise).
+         */
+        get: operations["read_thread"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2997,6 +3017,8 @@ export interface components {
                 channel: string | null;
                 /** @description The task of a task discussion message, else null. */
                 task: number | null;
+                /** @description A reply's thread root; null at top level. */
+                thread_root?: number | null;
                 /** @description Member handle */
                 author: string;
                 /** @description The Markdown body, verbatim. */
@@ -3569,6 +3591,12 @@ export interface components {
              * @description ISO 8601 date-time, UTC, ending in Z
              */
             created_ts: string;
+            /** @description A reply's thread: its top-level message. Null at top level. */
+            thread_root: number | null;
+            /** @description Top level only: replies in its thread. */
+            reply_count?: number;
+            /** @description Top level only: when the newest reply was posted. */
+            last_reply_ts?: string | null;
         };
         MessageList: {
             /** @description Newest first. */
@@ -3582,6 +3610,12 @@ export interface components {
                 with: string;
                 last_message: components["schemas"]["Message"];
             }[];
+            protocol: string;
+        };
+        Thread: {
+            root: components["schemas"]["Message"];
+            /** @description Newest first. */
+            replies: components["schemas"]["Message"][];
             protocol: string;
         };
         /** @description Current metadata of a Resource: `mime_type`, `digest` and `byte_length` are those of its current version. */
@@ -4076,7 +4110,7 @@ export interface components {
         ValidationFailed: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
+                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
                 [name: string]: unknown;
             };
             content: {
@@ -4120,7 +4154,7 @@ export interface components {
         NotFound: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "route_not_found" | "space_not_found" | "member_not_found" | "agent_not_found" | "membership_not_found" | "join_request_not_found" | "channel_not_found" | "task_not_found" | "resource_not_found" | "resource_version_not_found" | "repository_file_not_found" | "pin_proposal_not_found" | "role_assignment_not_found" | "activation_not_found" | "credential_not_found" | "grant_not_found" | "authorization_request_not_found" | "webhook_endpoint_not_found" | "webhook_subscription_not_found" | "webhook_delivery_not_found" | "document_not_found" | "connection_not_found";
+                "Atrium-Error": "route_not_found" | "space_not_found" | "member_not_found" | "agent_not_found" | "membership_not_found" | "join_request_not_found" | "channel_not_found" | "task_not_found" | "resource_not_found" | "resource_version_not_found" | "repository_file_not_found" | "pin_proposal_not_found" | "role_assignment_not_found" | "activation_not_found" | "credential_not_found" | "grant_not_found" | "authorization_request_not_found" | "webhook_endpoint_not_found" | "webhook_subscription_not_found" | "webhook_delivery_not_found" | "document_not_found" | "message_not_found" | "connection_not_found";
                 [name: string]: unknown;
             };
             content: {
@@ -5842,6 +5876,7 @@ export interface operations {
                      *             "message_id": 1,
                      *             "channel": "general",
                      *             "task": null,
+                     *             "thread_root": null,
                      *             "author": "ada",
                      *             "body": "The tomatoes need water before noon, @bea.",
                      *             "mentioned_members": [
@@ -6311,6 +6346,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6360,6 +6397,8 @@ export interface operations {
                 "application/json": {
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6474,6 +6513,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6528,6 +6569,8 @@ export interface operations {
                 "application/json": {
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6549,7 +6592,10 @@ export interface operations {
                      *       "mentioned_members": [
                      *         "bea"
                      *       ],
-                     *       "created_ts": "2026-05-04T09:12:00.000Z"
+                     *       "created_ts": "2026-05-04T09:12:00.000Z",
+                     *       "thread_root": null,
+                     *       "reply_count": 0,
+                     *       "last_reply_ts": null
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -6625,6 +6671,8 @@ export interface operations {
                     to: string;
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6661,6 +6709,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6680,6 +6730,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    read_thread: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a lower id (exclusive): the last id of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The root and one page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6746,6 +6835,7 @@ export interface operations {
                      *             "message_id": 1,
                      *             "channel": "general",
                      *             "task": null,
+                     *             "thread_root": null,
                      *             "author": "ada",
                      *             "body": "The tomatoes need water before noon, @bea.",
                      *             "mentioned_members": [

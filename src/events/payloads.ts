@@ -97,6 +97,7 @@ export const EVENT_PAYLOAD_FIELDS = {
     message_id: Type.Integer({ minimum: 1 }),
     channel: Type.Union([Type.String(), Type.Null()], { description: 'The channel; null for direct and task messages.' }),
     task: Type.Union([TaskId, Type.Null()], { description: 'The task of a task discussion message, else null.' }),
+    thread_root: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "A reply's thread root; null at top level." })),
     author: Handle,
     body: UntrustedText({ description: 'The Markdown body, verbatim.' }),
     mentioned_members: Type.Array(Handle, { description: 'Members notified: resolved mentions, and the other member of a direct message.' }),

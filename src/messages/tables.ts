@@ -18,6 +18,11 @@ export interface MessageTable {
   /** JSON array of handles resolved when the message was posted (never reparsed). */
   mentioned_members: string;
   created_ts: string;
+  /** Threads (docs/messages.md, "Threads"): the top-level message a reply answers; null at top level. */
+  thread_root: number | null;
+  /** On a top-level message: its replies, and when the newest was posted (kept in each reply's transaction). */
+  reply_count: Generated<number>;
+  last_reply_ts: string | null;
 }
 
 export interface MessagesTables {

@@ -80,6 +80,7 @@ export const ERROR_CATALOGUE = {
   webhook_subscription_not_found: { status: 404, meaning: 'No webhook subscription of yours has this id.' },
   webhook_delivery_not_found: { status: 404, meaning: 'No webhook delivery of yours has this id.' },
   document_not_found: { status: 404, meaning: 'No document has this name.' },
+  message_not_found: { status: 404, meaning: 'No message you may read has this id in this Space.' },
 
   // Records in the wrong state, or already there.
   space_not_active: { status: 409, meaning: 'The Space is not active (archived or otherwise), so this cannot change in it.' },
@@ -126,6 +127,7 @@ export const ERROR_CATALOGUE = {
   mention_too_complex: { status: 422, meaning: 'The message Markdown is too complex to check for mentions.' },
   search_query_invalid: { status: 422, meaning: 'The search query cannot be searched: too many clauses, an operator with a bad value or an unknown Space, or nothing to search for; `detail` names which.' },
   operator_not_active: { status: 422, meaning: 'The human named as an agent\'s operator is pending or suspended: an agent needs an operator who can act.' },
+  thread_root_invalid: { status: 422, meaning: '`thread_root` is not a top-level message of this conversation (a reply, another conversation\'s message, or none).' },
   search_cursor_invalid: { status: 422, meaning: 'A search `cursor` is not one Atrium made, or was made for another query: pass the previous page\'s `next_cursor` with the same `q`, `space`, `kind` and `sort`.' },
 
   // Load.

@@ -22,6 +22,7 @@ import * as inboxReads from './0019-inbox-reads.js';
 import * as oauth from './0020-oauth.js';
 import * as search from './0021-search.js';
 import * as searchDocumentWrites from './0022-search-document-writes.js';
+import * as messageThreads from './0023-message-threads.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020-oauth': oauth,
   '0021-search': search,
   '0022-search-document-writes': searchDocumentWrites,
+  '0023-message-threads': messageThreads,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
