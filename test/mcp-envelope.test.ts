@@ -128,6 +128,8 @@ const message = {
   thread_root: null,
   reply_count: 0,
   last_reply_ts: null,
+  version: 1,
+  edited_ts: null,
 };
 
 const task = {

@@ -153,5 +153,23 @@ for (const backend of backends()) {
       });
       assert.equal(assertRefusal(refused, 422), 'thread_root_invalid');
     });
+
+    it('edits a message and prints its versions', async () => {
+      const posted = JSON.parse((await cli.run(['post', 'plaza', 'general', 'draft one', '--json'], { ATRIUM_TOKEN: alice.session })).stdout) as { id: number };
+      const id = String(posted.id);
+      const edited = await withStdin(['edit-message', 'plaza', id, '-', '--expected-version', '1'], alice.session, 'draft two, @bob\n');
+      assert.equal(edited.code, 0, edited.stderr);
+      assert.equal(edited.stdout, `Edited message ${id} in plaza: now version 2 (mentioned: bob).\n`);
+      const stale = await cli.run(['edit-message', 'plaza', id, 'draft three', '--expected-version', '1'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(assertRefusal(stale, 409), 'message_version_conflict');
+      const notYours = await cli.run(['edit-message', 'plaza', id, 'mine now', '--expected-version', '2'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(assertRefusal(notYours, 403), 'not_message_author');
+
+      const history = await cli.run(['message-versions', 'plaza', id]);
+      assert.equal(history.code, 0, history.stderr);
+      assert.match(history.stdout, /^version 1 {2}\S+Z\n {2}draft one\n\nversion 2 {2}\S+Z\n {2}draft two, @bob\n\n$/);
+      const listed = await cli.run(['messages', 'plaza', 'general', '--limit', '1']);
+      assert.match(listed.stdout, new RegExp(`^#${id} {2}alice {2}\\S+Z {2}\\(edited\\)\n {2}draft two, @bob\n`));
+    });
   });
 }

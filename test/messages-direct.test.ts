@@ -77,6 +77,7 @@ for (const backend of backends()) {
         'channel',
         'created_ts',
         'direct_members',
+        'edited_ts',
         'id',
         'last_reply_ts',
         'mentioned_members',
@@ -84,6 +85,7 @@ for (const backend of backends()) {
         'space',
         'task',
         'thread_root',
+        'version',
       ]);
       assert.equal(message.author, 'bob');
       assert.equal(message.channel, null);

@@ -67,6 +67,7 @@ for (const backend of backends()) {
         'body',
         'channel',
         'created_ts',
+        'edited_ts',
         'id',
         'last_reply_ts',
         'mentioned_members',
@@ -74,6 +75,7 @@ for (const backend of backends()) {
         'space',
         'task',
         'thread_root',
+        'version',
       ]);
       assert.ok(Number.isInteger(message.id) && message.id > 0, `id ${message.id}`);
       assert.equal(message.space, 'plaza');

@@ -1110,6 +1110,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/spaces/{slug}/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit your message
+         * @description The author only (403 `not_message_author`), while they may still post there (403; 409 for an inactive Space). `expected_version` is the version you edited: 409 `message_version_conflict` if it is stale. Earlier bodies stay readable (`list_message_versions`). Members the new body newly mentions are notified. Event `message_edited`.
+         */
+        patch: operations["edit_message"];
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/messages/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a message's versions
+         * @description Every body the message has had, oldest first; the last is current. Read access as for the message.
+         */
+        get: operations["list_message_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/me/inbox-events": {
         parameters: {
             query?: never;
@@ -3040,6 +3080,50 @@ export interface components {
             created_ts: string;
         };
         /**
+         * message_edited
+         * @description A message's author edited it; newly mentioned members are notified.
+         */
+        MessageEditedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message_edited";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                channel: string | null;
+                task: number | null;
+                thread_root: number | null;
+                /** @description Member handle */
+                author: string;
+                /** @description The Markdown body of that version; absent once the message is deleted. */
+                body?: string;
+                /** @description The version this edit made. */
+                version: number;
+                /** @description The members that version mentions. */
+                mentioned_members: string[];
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
          * resource_created
          * @description A Resource was created with its first version.
          */
@@ -3439,7 +3523,7 @@ export interface components {
             created_ts: string;
         };
         /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
-        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
         FeedPage: {
             events: components["schemas"]["Event"][];
             /** @description The last event's cursor, or `since` on an empty page. */
@@ -3597,6 +3681,10 @@ export interface components {
             reply_count?: number;
             /** @description Top level only: when the newest reply was posted. */
             last_reply_ts?: string | null;
+            /** @description 1 as posted; one more per edit. */
+            version: number;
+            /** @description When it was last edited; null if never. */
+            edited_ts: string | null;
         };
         MessageList: {
             /** @description Newest first. */
@@ -3616,6 +3704,22 @@ export interface components {
             root: components["schemas"]["Message"];
             /** @description Newest first. */
             replies: components["schemas"]["Message"][];
+            protocol: string;
+        };
+        MessageVersionList: {
+            message_id: number;
+            /** @description Oldest first; the last is current. */
+            versions: {
+                version: number;
+                /** @description Markdown, verbatim. */
+                body: string;
+                mentioned_members: string[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, UTC, ending in Z
+                 */
+                created_ts: string;
+            }[];
             protocol: string;
         };
         /** @description Current metadata of a Resource: `mime_type`, `digest` and `byte_length` are those of its current version. */
@@ -4099,7 +4203,7 @@ export interface components {
         Forbidden: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "steward_key_invalid" | "steward_key_refused" | "session_required" | "session_refused" | "member_required" | "human_required" | "member_pending" | "member_suspended" | "origin_refused" | "host_refused" | "signup_closed" | "grant_read_only" | "grant_space_excluded" | "role_required" | "not_admitted" | "recipient_not_admitted" | "owner_protected" | "not_operator" | "not_claimant" | "not_task_creator" | "provenance_insufficient" | "pin_append_forbidden" | "listing_forbidden" | "repository_file_forbidden" | "acting_member_refused" | "header_denied" | "destination_denied" | "address_denied" | "approval_required" | "approval_invalid" | "task_not_claimed" | "audit_disabled";
+                "Atrium-Error": "steward_key_invalid" | "steward_key_refused" | "session_required" | "session_refused" | "member_required" | "human_required" | "member_pending" | "member_suspended" | "origin_refused" | "host_refused" | "signup_closed" | "grant_read_only" | "grant_space_excluded" | "role_required" | "not_admitted" | "recipient_not_admitted" | "owner_protected" | "not_operator" | "not_claimant" | "not_message_author" | "not_task_creator" | "provenance_insufficient" | "pin_append_forbidden" | "listing_forbidden" | "repository_file_forbidden" | "acting_member_refused" | "header_denied" | "destination_denied" | "address_denied" | "approval_required" | "approval_invalid" | "task_not_claimed" | "audit_disabled";
                 [name: string]: unknown;
             };
             content: {
@@ -4121,7 +4225,7 @@ export interface components {
         Conflict: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
+                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
                 [name: string]: unknown;
             };
             content: {
@@ -6595,7 +6699,9 @@ export interface operations {
                      *       "created_ts": "2026-05-04T09:12:00.000Z",
                      *       "thread_root": null,
                      *       "reply_count": 0,
-                     *       "last_reply_ts": null
+                     *       "last_reply_ts": null,
+                     *       "version": 1,
+                     *       "edited_ts": null
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -6769,6 +6875,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    edit_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-20000 characters. */
+                    body: string;
+                    /** @description The version you edited (409 if it is no longer current). */
+                    expected_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The message, as edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    list_message_versions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageVersionList"];
                 };
             };
             400: components["responses"]["BadRequest"];

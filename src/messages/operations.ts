@@ -16,9 +16,12 @@ import {
   MessageRef,
   MessageSchema,
   PostMessageBody,
+  EditMessageBody,
+  MessageVersionListSchema,
   ThreadQuery,
   ThreadSchema,
 } from './schemas.js';
+import * as edits from './edits.js';
 import * as messages from './service.js';
 import { EXAMPLES } from '../operations/examples.js';
 
@@ -177,6 +180,55 @@ export const readThread = defineOperation({
   },
 });
 
-export const messageOperations = [postMessage, listMessages, sendDirectMessage, listConversations, listDirectMessages, readThread];
-export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema, ThreadSchema];
+export const editMessage = defineOperation({
+  name: 'edit_message',
+  method: 'PATCH',
+  path: '/v0/spaces/{slug}/messages/{id}',
+  tag: TAG,
+  summary: 'Edit your message',
+  description:
+    'The author only (403 `not_message_author`), while they may still post there (403; 409 for an inactive Space). ' +
+    '`expected_version` is the version you edited: 409 `message_version_conflict` if it is stale. Earlier bodies stay readable ' +
+    '(`list_message_versions`). Members the new body newly mentions are notified. Event `message_edited`.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: MessageParams,
+  body: EditMessageBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The message, as edited.', schema: MessageRef },
+  errors: [401, 403, 404, 409, 429, 503],
+  handler: async ({ params, body, actor, ctx }) => {
+    const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
+    return ctx.db.transaction((tx) => edits.editMessage(tx, actor, params.slug, params.id, prepared, body.expected_version));
+  },
+});
+
+export const listMessageVersions = defineOperation({
+  name: 'list_message_versions',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/messages/{id}/versions',
+  tag: TAG,
+  summary: "Read a message's versions",
+  description: 'Every body the message has had, oldest first; the last is current. Read access as for the message.',
+  auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
+  params: MessageParams,
+  success: { status: 200, description: 'The versions.', schema: Type.Ref('MessageVersionList') },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return { message_id: params.id, versions: await edits.listVersions(ctx.db.kysely, actor, space, params.id), protocol: PROTOCOL };
+  },
+});
+
+export const messageOperations = [
+  postMessage,
+  listMessages,
+  sendDirectMessage,
+  listConversations,
+  listDirectMessages,
+  readThread,
+  editMessage,
+  listMessageVersions,
+];
+export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema, ThreadSchema, MessageVersionListSchema];
 

@@ -16,6 +16,12 @@ const THREAD_FIELDS = {
   last_reply_ts: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'Top level only: when the newest reply was posted.' })),
 };
 
+/** Edits (docs/messages.md, "Edits"): kept apart from the other fields of a message. */
+const LIFECYCLE_FIELDS = {
+  version: Type.Integer({ minimum: 1, description: '1 as posted; one more per edit.' }),
+  edited_ts: Type.Union([Timestamp, Type.Null()], { description: 'When it was last edited; null if never.' }),
+};
+
 export const MessageSchema = Type.Object(
   {
     id: Type.Integer({ minimum: 1, description: 'Host-wide message id.' }),
@@ -32,6 +38,7 @@ export const MessageSchema = Type.Object(
     ),
     created_ts: Timestamp,
     ...THREAD_FIELDS,
+    ...LIFECYCLE_FIELDS,
   },
   { $id: 'Message', additionalProperties: false },
 );
@@ -122,3 +129,33 @@ export const ThreadQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `PATCH …/messages/{id}`: the new body, and the version it replaces. */
+export const EditMessageBody = Type.Object(
+  {
+    body: MessageBodyText,
+    expected_version: Type.Integer({ minimum: 1, description: 'The version you edited (409 if it is no longer current).' }),
+  },
+  { additionalProperties: false },
+);
+
+/** One version of a message's body. */
+export const MessageVersionSchema = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    body: UntrustedText({ description: 'Markdown, verbatim.' }),
+    mentioned_members: Type.Array(Type.String()),
+    created_ts: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+export const MessageVersionListSchema = Type.Object(
+  {
+    message_id: Type.Integer({ minimum: 1 }),
+    versions: Type.Array(MessageVersionSchema, { description: 'Oldest first; the last is current.' }),
+    protocol: Type.String(),
+  },
+  { $id: 'MessageVersionList', additionalProperties: false },
+);
+export type MessageVersion = Static<typeof MessageVersionSchema>;

@@ -221,7 +221,7 @@ async function joinThread(tx: Tx, space: string, placement: Placement, root: num
  * recipient is checked with the same gate as a caller, as if signed in: a
  * session is the credential that carries every power a member has.
  */
-async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
+export async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
   const member = await findMember(db, handle);
   if (!member) throw invalid('unknown_reference', `no such member: ${handle}`);
   const recipient: MemberActor = { kind: 'member', member, credential: { type: 'session', id: 'recipient' } };

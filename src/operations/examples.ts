@@ -45,6 +45,8 @@ const MESSAGE = {
   thread_root: null,
   reply_count: 0,
   last_reply_ts: null,
+  version: 1,
+  edited_ts: null,
 };
 
 const MESSAGE_POSTED = {

@@ -69,6 +69,34 @@ export function registerMessageCommands(program: Command): void {
       if (body.replies.length === (opts.limit ?? 50)) process.stderr.write(`Older replies may exist: add --before ${body.replies.at(-1)!.id}\n`);
     });
 
+  client(program, 'edit-message <space> <id> <body>', 'replace the body of your message; BODY "-" reads it from stdin')
+    .requiredOption('--expected-version <n>', 'the version you are editing (see `atrium message-versions`)', positiveInteger)
+    .action(async (space: string, id: string, text: string, opts: CommonOptions & { expectedVersion: number }) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.PATCH('/v0/spaces/{slug}/messages/{id}', {
+          params: { path: { slug: space, id: positiveInteger(id) } },
+          body: { body: messageText(text), expected_version: opts.expectedVersion },
+        }),
+      );
+      if (opts.json) return printJson(body);
+      say(`Edited message ${body.id} in ${body.space}: now version ${body.version}${mentioned(body)}.`);
+    });
+
+  client(program, 'message-versions <space> <id>', 'print every body a message has had, oldest first').action(
+    async (space: string, id: string, opts: CommonOptions) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/messages/{id}/versions', { params: { path: { slug: space, id: positiveInteger(id) } } }),
+      );
+      if (opts.json) return printJson(body);
+      if (body.versions.length === 0) return say(`Message ${body.message_id} was deleted: no versions remain.`);
+      for (const v of body.versions) {
+        say(`version ${v.version}  ${time(v.created_ts)}`);
+        for (const line of printable(v.body).split('\n')) say(`  ${line}`.trimEnd());
+        say('');
+      }
+    },
+  );
+
   client(program, 'conversations <space>', 'list your direct conversations in a Space, the most recently active first')
     .option('--before <id>', 'only conversations whose newest message is older than this id (to page back)', positiveInteger)
     .option('--limit <n>', 'conversations per page (1-200, default 50)', positiveInteger)
@@ -132,7 +160,7 @@ function inThread(m: Pick<Message, 'thread_root'>): string {
 /** Pages come newest first; a conversation reads top to bottom. */
 function printMessages(page: Message[], indent = ''): void {
   for (const m of [...page].reverse()) {
-    say(`${indent}#${m.id}  ${m.author}  ${time(m.created_ts)}${replies(m)}`);
+    say(`${indent}#${m.id}  ${m.author}  ${time(m.created_ts)}${m.edited_ts === null ? '' : '  (edited)'}${replies(m)}`);
     for (const line of printable(m.body).split('\n')) say(`${indent}  ${line}`.trimEnd());
     say('');
   }

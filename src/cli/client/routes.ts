@@ -74,6 +74,8 @@ export const ROUTES: Route[] = [
   {"name":"list_direct_conversations","method":"GET","path":"/v0/spaces/{slug}/direct-messages","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"list_direct_messages","method":"GET","path":"/v0/spaces/{slug}/direct-messages/{handle}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"read_thread","method":"GET","path":"/v0/spaces/{slug}/messages/{id}/thread","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
+  {"name":"edit_message","method":"PATCH","path":"/v0/spaces/{slug}/messages/{id}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
+  {"name":"list_message_versions","method":"GET","path":"/v0/spaces/{slug}/messages/{id}/versions","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
   {"name":"list_inbox_events","method":"GET","path":"/v0/me/inbox-events","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"get_inbox_read_state","method":"GET","path":"/v0/me/inbox-read","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"mark_inbox_read","method":"POST","path":"/v0/me/inbox-read","auth":{"anonymous":false,"schemes":["member_key","session"]}},

@@ -23,6 +23,7 @@ import * as oauth from './0020-oauth.js';
 import * as search from './0021-search.js';
 import * as searchDocumentWrites from './0022-search-document-writes.js';
 import * as messageThreads from './0023-message-threads.js';
+import * as messageEdits from './0024-message-edits.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0021-search': search,
   '0022-search-document-writes': searchDocumentWrites,
   '0023-message-threads': messageThreads,
+  '0024-message-edits': messageEdits,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
