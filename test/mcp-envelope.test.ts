@@ -125,6 +125,11 @@ const message = {
   body: `Hi team\u200B! ${HOSTILE.injection}\n${HOSTILE.fakeCloser}`,
   mentioned_members: ['olga'],
   created_ts: TS,
+  thread_root: null,
+  reply_count: 0,
+  last_reply_ts: null,
+  version: 1,
+  edited_ts: null,
 };
 
 const task = {

@@ -130,5 +130,46 @@ for (const backend of backends()) {
       const both = await cli.run(['messages', 'plaza', 'general', '--with', 'alice'], { ATRIUM_TOKEN: bob.session });
       assert.equal(both.code, 2);
     });
+
+    it('replies in a thread and prints it', async () => {
+      const root = await cli.run(['post', 'plaza', 'general', 'a thread starts', '--json'], { ATRIUM_TOKEN: alice.session });
+      const rootId = JSON.parse(root.stdout).id as number;
+      const reply = await cli.run(['post', 'plaza', 'general', 'a reply', '--thread', String(rootId)], { ATRIUM_TOKEN: bob.session });
+      assert.equal(reply.code, 0, reply.stderr);
+      assert.match(reply.stdout, new RegExp(`^Posted message \\d+ to #general \\(in the thread of ${rootId}\\) in plaza\\.\n$`));
+
+      const top = await cli.run(['messages', 'plaza', 'general']);
+      assert.match(top.stdout, new RegExp(`^#${rootId} {2}alice {2}\\S+Z {2}\\(1 reply: atrium thread plaza ${rootId}\\)\n {2}a thread starts\n`, 'm'));
+      assert.ok(!top.stdout.includes('a reply'), 'replies stay in their thread');
+
+      const thread = await cli.run(['thread', 'plaza', String(rootId)]);
+      assert.equal(thread.code, 0, thread.stderr);
+      assert.match(thread.stdout, /^#\d+ {2}alice .*\n {2}a thread starts\n\n {2}#\d+ {2}bob {2}\S+Z\n {4}a reply\n/);
+      const json = await cli.run(['thread', 'plaza', String(rootId), '--json']);
+      assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', `/v0/spaces/plaza/messages/${rootId}/thread`)).body);
+
+      const refused = await cli.run(['post', 'plaza', 'general', 'x', '--thread', String(JSON.parse((await cli.run(['messages', 'plaza', 'general', '--thread', String(rootId), '--json'])).stdout).messages[0].id)], {
+        ATRIUM_TOKEN: bob.session,
+      });
+      assert.equal(assertRefusal(refused, 422), 'thread_root_invalid');
+    });
+
+    it('edits a message and prints its versions', async () => {
+      const posted = JSON.parse((await cli.run(['post', 'plaza', 'general', 'draft one', '--json'], { ATRIUM_TOKEN: alice.session })).stdout) as { id: number };
+      const id = String(posted.id);
+      const edited = await withStdin(['edit-message', 'plaza', id, '-', '--expected-version', '1'], alice.session, 'draft two, @bob\n');
+      assert.equal(edited.code, 0, edited.stderr);
+      assert.equal(edited.stdout, `Edited message ${id} in plaza: now version 2 (mentioned: bob).\n`);
+      const stale = await cli.run(['edit-message', 'plaza', id, 'draft three', '--expected-version', '1'], { ATRIUM_TOKEN: alice.session });
+      assert.equal(assertRefusal(stale, 409), 'message_version_conflict');
+      const notYours = await cli.run(['edit-message', 'plaza', id, 'mine now', '--expected-version', '2'], { ATRIUM_TOKEN: bob.session });
+      assert.equal(assertRefusal(notYours, 403), 'not_message_author');
+
+      const history = await cli.run(['message-versions', 'plaza', id]);
+      assert.equal(history.code, 0, history.stderr);
+      assert.match(history.stdout, /^version 1 {2}\S+Z\n {2}draft one\n\nversion 2 {2}\S+Z\n {2}draft two, @bob\n\n$/);
+      const listed = await cli.run(['messages', 'plaza', 'general', '--limit', '1']);
+      assert.match(listed.stdout, new RegExp(`^#${id} {2}alice {2}\\S+Z {2}\\(edited\\)\n {2}draft two, @bob\n`));
+    });
   });
 }

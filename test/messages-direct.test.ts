@@ -77,10 +77,15 @@ for (const backend of backends()) {
         'channel',
         'created_ts',
         'direct_members',
+        'edited_ts',
         'id',
+        'last_reply_ts',
         'mentioned_members',
+        'reply_count',
         'space',
         'task',
+        'thread_root',
+        'version',
       ]);
       assert.equal(message.author, 'bob');
       assert.equal(message.channel, null);
@@ -102,6 +107,7 @@ for (const backend of backends()) {
         message_id: message.id,
         channel: null,
         task: null,
+        thread_root: null,
         author: 'bob',
         mentioned_members: ['alice'],
         direct_members: ['alice', 'bob'],

@@ -62,7 +62,21 @@ for (const backend of backends()) {
       const res = await post('plaza', 'general', { body }, alice.session);
       assert.equal(res.status, 201);
       const message = res.body as Message;
-      assert.deepEqual(Object.keys(message).sort(), ['author', 'body', 'channel', 'created_ts', 'id', 'mentioned_members', 'space', 'task']);
+      assert.deepEqual(Object.keys(message).sort(), [
+        'author',
+        'body',
+        'channel',
+        'created_ts',
+        'edited_ts',
+        'id',
+        'last_reply_ts',
+        'mentioned_members',
+        'reply_count',
+        'space',
+        'task',
+        'thread_root',
+        'version',
+      ]);
       assert.ok(Number.isInteger(message.id) && message.id > 0, `id ${message.id}`);
       assert.equal(message.space, 'plaza');
       assert.equal(message.channel, 'general');
@@ -88,6 +102,7 @@ for (const backend of backends()) {
         message_id: message.id,
         channel: 'general',
         task: null,
+        thread_root: null,
         author: 'alice',
         body,
         mentioned_members: ['bob', 'carol'],
@@ -114,7 +129,7 @@ for (const backend of backends()) {
       assert.equal(row.payload.includes(body), false, 'the event row holds no copy of the body');
       assert.deepEqual(JSON.parse(row.payload).message_id, res.body.id);
 
-      const declaredOrder = ['message_id', 'channel', 'task', 'author', 'body', 'mentioned_members'];
+      const declaredOrder = ['message_id', 'channel', 'task', 'thread_root', 'author', 'body', 'mentioned_members'];
       const reads = {
         'the Space feed': await server.request('GET', `/v0/spaces/plaza/events?since=${since}`),
         'its newest events': await server.request('GET', '/v0/spaces/plaza/events?newest=1'),

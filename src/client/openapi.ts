@@ -1031,13 +1031,13 @@ export interface paths {
         };
         /**
          * Read a channel's messages
-         * @description Follows read access: public for open and request Spaces; invite Spaces need current admission. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         * @description Follows read access: public for open and request Spaces; invite Spaces need current admission. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200. Top-level messages only; `thread_root` lists that thread (root and replies) instead.
          */
         get: operations["list_messages"];
         put?: never;
         /**
          * Post a message to a channel
-         * @description Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and a host too busy to check the body within its budget answers 503; both with Retry-After.
+         * @description Any member who may act in the Space; the Space must be active (409 otherwise). `body` is Markdown, 1-20000 characters, stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and a host too busy to check the body within its budget answers 503; both with Retry-After. `thread_root` makes it a reply to a top-level message of the same conversation (422 `thread_root_invalid` otherwise); a reply notifies the thread's earlier authors.
          */
         post: operations["post_message"];
         delete?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         put?: never;
         /**
          * Send a direct message to one member
-         * @description A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.
+         * @description A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed. `thread_root` makes it a reply to a top-level message of the same conversation (422 `thread_root_invalid` otherwise); a reply notifies the thread's earlier authors.
          */
         post: operations["send_direct_message"];
         delete?: never;
@@ -1079,9 +1079,69 @@ export interface paths {
         };
         /**
          * Read your direct conversation with one member
-         * @description The caller's conversation with `handle` in this Space; nobody else can read it. Needs read access to the Space. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.
+         * @description The caller's conversation with `handle` in this Space; nobody else can read it. Needs read access to the Space. Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200. Top-level messages only; `thread_root` lists that thread (root and replies) instead.
          */
         get: operations["list_direct_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/messages/{id}/thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the thread of a message
+         * @description The thread `id` belongs to (as root or reply): its root and a page of replies, newest first (`before`, `limit` as in listings). Read access as for the message: a direct message only by its participants (404 `message_not_found` otherwise).
+         */
+        get: operations["read_thread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit your message
+         * @description The author only (403 `not_message_author`), while they may still post there (403; 409 for an inactive Space). `expected_version` is the version you edited: 409 `message_version_conflict` if it is stale. Earlier bodies stay readable (`list_message_versions`). Members the new body newly mentions are notified. Event `message_edited`.
+         */
+        patch: operations["edit_message"];
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/messages/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a message's versions
+         * @description Every body the message has had, oldest first; the last is current. Read access as for the message.
+         */
+        get: operations["list_message_versions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2997,6 +3057,8 @@ export interface components {
                 channel: string | null;
                 /** @description The task of a task discussion message, else null. */
                 task: number | null;
+                /** @description A reply's thread root; null at top level. */
+                thread_root?: number | null;
                 /** @description Member handle */
                 author: string;
                 /** @description The Markdown body, verbatim. */
@@ -3004,6 +3066,50 @@ export interface components {
                 /** @description Members notified: resolved mentions, and the other member of a direct message. */
                 mentioned_members: string[];
                 /** @description Direct messages only: the two members. */
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * message_edited
+         * @description A message's author edited it; newly mentioned members are notified.
+         */
+        MessageEditedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message_edited";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                channel: string | null;
+                task: number | null;
+                thread_root: number | null;
+                /** @description Member handle */
+                author: string;
+                /** @description The Markdown body of that version; absent once the message is deleted. */
+                body?: string;
+                /** @description The version this edit made. */
+                version: number;
+                /** @description The members that version mentions. */
+                mentioned_members: string[];
                 direct_members?: string[];
                 /**
                  * @description Present when `actor` is null: what acted instead of a member.
@@ -3417,7 +3523,7 @@ export interface components {
             created_ts: string;
         };
         /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
-        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
         FeedPage: {
             events: components["schemas"]["Event"][];
             /** @description The last event's cursor, or `since` on an empty page. */
@@ -3569,6 +3675,16 @@ export interface components {
              * @description ISO 8601 date-time, UTC, ending in Z
              */
             created_ts: string;
+            /** @description A reply's thread: its top-level message. Null at top level. */
+            thread_root: number | null;
+            /** @description Top level only: replies in its thread. */
+            reply_count?: number;
+            /** @description Top level only: when the newest reply was posted. */
+            last_reply_ts?: string | null;
+            /** @description 1 as posted; one more per edit. */
+            version: number;
+            /** @description When it was last edited; null if never. */
+            edited_ts: string | null;
         };
         MessageList: {
             /** @description Newest first. */
@@ -3581,6 +3697,28 @@ export interface components {
                 /** @description The other member of the conversation. */
                 with: string;
                 last_message: components["schemas"]["Message"];
+            }[];
+            protocol: string;
+        };
+        Thread: {
+            root: components["schemas"]["Message"];
+            /** @description Newest first. */
+            replies: components["schemas"]["Message"][];
+            protocol: string;
+        };
+        MessageVersionList: {
+            message_id: number;
+            /** @description Oldest first; the last is current. */
+            versions: {
+                version: number;
+                /** @description Markdown, verbatim. */
+                body: string;
+                mentioned_members: string[];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time, UTC, ending in Z
+                 */
+                created_ts: string;
             }[];
             protocol: string;
         };
@@ -4065,7 +4203,7 @@ export interface components {
         Forbidden: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "steward_key_invalid" | "steward_key_refused" | "session_required" | "session_refused" | "member_required" | "human_required" | "member_pending" | "member_suspended" | "origin_refused" | "host_refused" | "signup_closed" | "grant_read_only" | "grant_space_excluded" | "role_required" | "not_admitted" | "recipient_not_admitted" | "owner_protected" | "not_operator" | "not_claimant" | "not_task_creator" | "provenance_insufficient" | "pin_append_forbidden" | "listing_forbidden" | "repository_file_forbidden" | "acting_member_refused" | "header_denied" | "destination_denied" | "address_denied" | "approval_required" | "approval_invalid" | "task_not_claimed" | "audit_disabled";
+                "Atrium-Error": "steward_key_invalid" | "steward_key_refused" | "session_required" | "session_refused" | "member_required" | "human_required" | "member_pending" | "member_suspended" | "origin_refused" | "host_refused" | "signup_closed" | "grant_read_only" | "grant_space_excluded" | "role_required" | "not_admitted" | "recipient_not_admitted" | "owner_protected" | "not_operator" | "not_claimant" | "not_message_author" | "not_task_creator" | "provenance_insufficient" | "pin_append_forbidden" | "listing_forbidden" | "repository_file_forbidden" | "acting_member_refused" | "header_denied" | "destination_denied" | "address_denied" | "approval_required" | "approval_invalid" | "task_not_claimed" | "audit_disabled";
                 [name: string]: unknown;
             };
             content: {
@@ -4076,7 +4214,7 @@ export interface components {
         ValidationFailed: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
+                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
                 [name: string]: unknown;
             };
             content: {
@@ -4087,7 +4225,7 @@ export interface components {
         Conflict: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
+                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
                 [name: string]: unknown;
             };
             content: {
@@ -4120,7 +4258,7 @@ export interface components {
         NotFound: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "route_not_found" | "space_not_found" | "member_not_found" | "agent_not_found" | "membership_not_found" | "join_request_not_found" | "channel_not_found" | "task_not_found" | "resource_not_found" | "resource_version_not_found" | "repository_file_not_found" | "pin_proposal_not_found" | "role_assignment_not_found" | "activation_not_found" | "credential_not_found" | "grant_not_found" | "authorization_request_not_found" | "webhook_endpoint_not_found" | "webhook_subscription_not_found" | "webhook_delivery_not_found" | "document_not_found" | "connection_not_found";
+                "Atrium-Error": "route_not_found" | "space_not_found" | "member_not_found" | "agent_not_found" | "membership_not_found" | "join_request_not_found" | "channel_not_found" | "task_not_found" | "resource_not_found" | "resource_version_not_found" | "repository_file_not_found" | "pin_proposal_not_found" | "role_assignment_not_found" | "activation_not_found" | "credential_not_found" | "grant_not_found" | "authorization_request_not_found" | "webhook_endpoint_not_found" | "webhook_subscription_not_found" | "webhook_delivery_not_found" | "document_not_found" | "message_not_found" | "connection_not_found";
                 [name: string]: unknown;
             };
             content: {
@@ -5842,6 +5980,7 @@ export interface operations {
                      *             "message_id": 1,
                      *             "channel": "general",
                      *             "task": null,
+                     *             "thread_root": null,
                      *             "author": "ada",
                      *             "body": "The tomatoes need water before noon, @bea.",
                      *             "mentioned_members": [
@@ -6311,6 +6450,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6360,6 +6501,8 @@ export interface operations {
                 "application/json": {
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6474,6 +6617,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6528,6 +6673,8 @@ export interface operations {
                 "application/json": {
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6549,7 +6696,12 @@ export interface operations {
                      *       "mentioned_members": [
                      *         "bea"
                      *       ],
-                     *       "created_ts": "2026-05-04T09:12:00.000Z"
+                     *       "created_ts": "2026-05-04T09:12:00.000Z",
+                     *       "thread_root": null,
+                     *       "reply_count": 0,
+                     *       "last_reply_ts": null,
+                     *       "version": 1,
+                     *       "edited_ts": null
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -6625,6 +6777,8 @@ export interface operations {
                     to: string;
                     /** @description Markdown, 1-20000 characters. */
                     body: string;
+                    /** @description Reply in the thread of this top-level message of the same conversation. */
+                    thread_root?: number;
                 };
             };
         };
@@ -6661,6 +6815,8 @@ export interface operations {
                 before?: number;
                 /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
                 limit?: number;
+                /** @description List this thread (its root and replies) instead of the top-level messages. */
+                thread_root?: number;
             };
             header?: never;
             path: {
@@ -6680,6 +6836,127 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    read_thread: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a lower id (exclusive): the last id of the previous page. */
+                before?: number;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The root and one page of replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    edit_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-20000 characters. */
+                    body: string;
+                    /** @description The version you edited (409 if it is no longer current). */
+                    expected_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The message, as edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    list_message_versions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageVersionList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6746,6 +7023,7 @@ export interface operations {
                      *             "message_id": 1,
                      *             "channel": "general",
                      *             "task": null,
+                     *             "thread_root": null,
                      *             "author": "ada",
                      *             "body": "The tomatoes need water before noon, @bea.",
                      *             "mentioned_members": [

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import type { HeldWait, WaitAllowance } from '../operations/waits.js';
 import { invalid } from '../shared/errors.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import type { Database } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
-import { emittedPayload, referencedMessageId } from './stored-once.js';
+import { emittedPayload, referencedMessageId, referencedVersion } from './stored-once.js';
 import type { EventTable } from './tables.js';
 import type { EventTail } from './tail.js';
 import type { AtriumEvent, EventType, FeedAnswer, FeedPage } from './types.js';
@@ -145,11 +145,17 @@ function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => Ev
   );
 }
 
-/** The rows of a page, each with the body of the message its payload leaves out, if any (stored-once.ts). */
+/**
+ * The rows of a page, each with the body of the message version its payload
+ * leaves out, if any (stored-once.ts): an earlier version's from
+ * `message_versions`, the current one's from `messages`.
+ */
 function withMessageBodies(store: EventStore, query: EventQuery) {
+  const version = referencedVersion(store.dialect);
   return query
     .leftJoin('messages', (join) => join.on('messages.id', '=', referencedMessageId(store.dialect)))
-    .select('messages.body as message_body');
+    .leftJoin('message_versions', (join) => join.onRef('message_versions.message_id', '=', 'messages.id').on('message_versions.version', '=', version))
+    .select(sql<string | null>`coalesce(message_versions.body, case when messages.version = ${version} then messages.body end)`.as('message_body'));
 }
 
 async function readPage(

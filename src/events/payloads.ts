@@ -14,8 +14,8 @@ import { ASSURANCES, TASK_KINDS, TASK_STATUSES } from '../tasks/schemas.js';
  * `type`) and the event table in docs/protocol.md all come from here.
  *
  * Payloads never carry secrets or content bodies, with one deliberate
- * exception: a message is itself the notification, so `message_posted`
- * carries its `body`. Member-written text (names, reasons, topics, bodies) is
+ * exception: a message is itself the notification, so `message_posted` and
+ * `message_edited` carry its `body`. Member-written text (names, reasons, topics, bodies) is
  * declared `UntrustedText`, so MCP returns it inside the untrusted-content
  * envelope.
  */
@@ -97,10 +97,22 @@ export const EVENT_PAYLOAD_FIELDS = {
     message_id: Type.Integer({ minimum: 1 }),
     channel: Type.Union([Type.String(), Type.Null()], { description: 'The channel; null for direct and task messages.' }),
     task: Type.Union([TaskId, Type.Null()], { description: 'The task of a task discussion message, else null.' }),
+    thread_root: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "A reply's thread root; null at top level." })),
     author: Handle,
     body: UntrustedText({ description: 'The Markdown body, verbatim.' }),
     mentioned_members: Type.Array(Handle, { description: 'Members notified: resolved mentions, and the other member of a direct message.' }),
     direct_members: Type.Optional(Type.Array(Handle, { minItems: 2, maxItems: 2, description: 'Direct messages only: the two members.' })),
+  },
+  message_edited: {
+    message_id: Type.Integer({ minimum: 1 }),
+    channel: Type.Union([Type.String(), Type.Null()]),
+    task: Type.Union([TaskId, Type.Null()]),
+    thread_root: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    author: Handle,
+    body: Type.Optional(UntrustedText({ description: 'The Markdown body of that version; absent once the message is deleted.' })),
+    version: Type.Integer({ minimum: 2, description: 'The version this edit made.' }),
+    mentioned_members: Type.Array(Handle, { description: 'The members that version mentions.' }),
+    direct_members: Type.Optional(Type.Array(Handle, { minItems: 2, maxItems: 2 })),
   },
   resource_created: {
     resource_id: ResourceId,
@@ -198,6 +210,7 @@ export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
   task_cancelled: 'A task was cancelled (a pin proposal: declined).',
   channel_created: 'A channel was created (`general` comes with `space_approved`).',
   message_posted: 'A message was posted to a channel, a task discussion or a direct conversation.',
+  message_edited: "A message's author edited it; newly mentioned members are notified.",
   resource_created: 'A Resource was created with its first version.',
   resource_version_added: 'A Resource got a new version (perhaps with a new name).',
   space_pins_updated: "The Space's pins were set or appended to.",

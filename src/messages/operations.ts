@@ -16,7 +16,12 @@ import {
   MessageRef,
   MessageSchema,
   PostMessageBody,
+  EditMessageBody,
+  MessageVersionListSchema,
+  ThreadQuery,
+  ThreadSchema,
 } from './schemas.js';
+import * as edits from './edits.js';
 import * as messages from './service.js';
 import { EXAMPLES } from '../operations/examples.js';
 
@@ -26,7 +31,14 @@ const ChannelParams = spaceParams({ channel: Type.String({ ...ChannelName, descr
 const ConversationParams = spaceParams({ handle: Type.String({ ...Handle, description: 'The other member of the direct conversation.' }) });
 
 const PAGING =
-  'Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200.';
+  'Newest first. Page back with `before` set to the last id of the previous page (exclusive); `limit` defaults to 50, at most 200. ' +
+  'Top-level messages only; `thread_root` lists that thread (root and replies) instead.';
+
+const THREADS =
+  '`thread_root` makes it a reply to a top-level message of the same conversation (422 `thread_root_invalid` otherwise); ' +
+  "a reply notifies the thread's earlier authors.";
+
+const MessageParams = spaceParams({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The message id.' }) });
 
 export const postMessage = defineOperation({
   name: 'post_message',
@@ -39,7 +51,8 @@ export const postMessage = defineOperation({
     'stored verbatim. Mentions of active members (`@handle` in plain text) are resolved once and notify them through ' +
     'their inbox. Event `message_posted`. Finding mentions has a time budget (ATRIUM_MENTION_PARSE_TIMEOUT_MS): a body too ' +
     'complex to check is 422; a member with ATRIUM_MENTION_PARSE_PER_MEMBER bodies already being checked gets 429, and ' +
-    'a host too busy to check the body within its budget answers 503; both with Retry-After.',
+    'a host too busy to check the body within its budget answers 503; both with Retry-After. ' +
+    THREADS,
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: ChannelParams,
   body: PostMessageBody,
@@ -50,7 +63,7 @@ export const postMessage = defineOperation({
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, params.slug, { channel: params.channel }, prepared),
+      messages.postMessage(tx, actor, params.slug, { channel: params.channel }, prepared, body.thread_root),
     );
   },
 });
@@ -86,7 +99,8 @@ export const sendDirectMessage = defineOperation({
   description:
     'A direct conversation between two members inside the Space: both must be able to act in it (403 otherwise), and the ' +
     'Space must be active (409). An unknown `to` is 422. The message carries `direct_members` (the two, sorted) and names ' +
-    'the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed.',
+    'the recipient in `mentioned_members`. Only the two participants can read it, in listings and in every event feed. ' +
+    THREADS,
   auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
   params: SpaceParams,
   body: DirectMessageBody,
@@ -96,7 +110,7 @@ export const sendDirectMessage = defineOperation({
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
     return ctx.db.transaction(async (tx) =>
-      messages.postMessage(tx, actor, params.slug, { direct: body.to }, prepared),
+      messages.postMessage(tx, actor, params.slug, { direct: body.to }, prepared, body.thread_root),
     );
   },
 });
@@ -145,6 +159,76 @@ export const listConversations = defineOperation({
   },
 });
 
-export const messageOperations = [postMessage, listMessages, sendDirectMessage, listConversations, listDirectMessages];
-export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema];
+export const readThread = defineOperation({
+  name: 'read_thread',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/messages/{id}/thread',
+  tag: TAG,
+  summary: 'Read the thread of a message',
+  description:
+    "The thread `id` belongs to (as root or reply): its root and a page of replies, newest first (`before`, `limit` as in listings). " +
+    'Read access as for the message: a direct message only by its participants (404 `message_not_found` otherwise).',
+  auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
+  params: MessageParams,
+  query: ThreadQuery,
+  success: { status: 200, description: 'The root and one page of replies.', schema: Type.Ref('Thread') },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, query, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return { ...(await messages.readThread(ctx.db.kysely, actor, space, params.id, query)), protocol: PROTOCOL };
+  },
+});
+
+export const editMessage = defineOperation({
+  name: 'edit_message',
+  method: 'PATCH',
+  path: '/v0/spaces/{slug}/messages/{id}',
+  tag: TAG,
+  summary: 'Edit your message',
+  description:
+    'The author only (403 `not_message_author`), while they may still post there (403; 409 for an inactive Space). ' +
+    '`expected_version` is the version you edited: 409 `message_version_conflict` if it is stale. Earlier bodies stay readable ' +
+    '(`list_message_versions`). Members the new body newly mentions are notified. Event `message_edited`.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: MessageParams,
+  body: EditMessageBody,
+  bodyRequired: true,
+  success: { status: 200, description: 'The message, as edited.', schema: MessageRef },
+  errors: [401, 403, 404, 409, 429, 503],
+  handler: async ({ params, body, actor, ctx }) => {
+    const prepared = await messages.prepareMessage(ctx, actor, params.slug, body.body);
+    return ctx.db.transaction((tx) => edits.editMessage(tx, actor, params.slug, params.id, prepared, body.expected_version));
+  },
+});
+
+export const listMessageVersions = defineOperation({
+  name: 'list_message_versions',
+  method: 'GET',
+  path: '/v0/spaces/{slug}/messages/{id}/versions',
+  tag: TAG,
+  summary: "Read a message's versions",
+  description: 'Every body the message has had, oldest first; the last is current. Read access as for the message.',
+  auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
+  params: MessageParams,
+  success: { status: 200, description: 'The versions.', schema: Type.Ref('MessageVersionList') },
+  errors: [401, 403, 404],
+  readOnly: true,
+  handler: async ({ params, actor, ctx }) => {
+    const space = await getSpace(ctx.db.kysely, params.slug);
+    return { message_id: params.id, versions: await edits.listVersions(ctx.db.kysely, actor, space, params.id), protocol: PROTOCOL };
+  },
+});
+
+export const messageOperations = [
+  postMessage,
+  listMessages,
+  sendDirectMessage,
+  listConversations,
+  listDirectMessages,
+  readThread,
+  editMessage,
+  listMessageVersions,
+];
+export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema, ThreadSchema, MessageVersionListSchema];
 

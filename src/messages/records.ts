@@ -19,9 +19,22 @@ export function toMessage(row: Selectable<MessageTable>): Message {
     body: row.body,
     mentioned_members: JSON.parse(row.mentioned_members) as string[],
     created_ts: row.created_ts,
+    ...threadFields(row),
+    ...lifecycleFields(row),
   };
   if (row.direct_member_a !== null && row.direct_member_b !== null) {
     message.direct_members = [row.direct_member_a, row.direct_member_b];
   }
   return message;
+}
+
+/** Where a message stands in its conversation's threads: a reply names its root; a top-level message counts its replies. */
+function threadFields(row: Selectable<MessageTable>): Pick<Message, 'thread_root' | 'reply_count' | 'last_reply_ts'> {
+  if (row.thread_root !== null) return { thread_root: Number(row.thread_root) };
+  return { thread_root: null, reply_count: Number(row.reply_count), last_reply_ts: row.last_reply_ts };
+}
+
+/** Edits (docs/messages.md, "Edits"): which version the body is, and when it was last edited. */
+function lifecycleFields(row: Selectable<MessageTable>): Pick<Message, 'version' | 'edited_ts'> {
+  return { version: Number(row.version), edited_ts: row.edited_ts };
 }

@@ -4,8 +4,8 @@
  * task's discussion. Other capabilities post and list through this API:
  *
  *   prepareBody(ctx.mentions, text): Promise<PreparedBody>   (outside any transaction)
- *   postMessage(tx, actor, slug, target, body: PreparedBody): Promise<Message>
- *   listMessages(db, actor, space, target, { before?, limit? }): Promise<Message[]>
+ *   postMessage(tx, actor, slug, target, body: PreparedBody, threadRoot?): Promise<Message>
+ *   listMessages(db, actor, space, target, { before?, limit?, thread_root? }): Promise<Message[]>
  *
  *   target: { channel: name } | { direct: other member's handle } | { task: id }
  *
@@ -20,7 +20,7 @@
  * the task exists in this Space and that the caller may discuss it, then calls
  * in. Request and response schemas to reuse: src/messages/schemas.ts.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { findChannel, getChannel } from '../channels/records.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
@@ -37,6 +37,7 @@ import { checkBody, requireActiveSpace } from './content.js';
 import type { MentionParser } from './mention-parser.js';
 import { resolveMentions } from './resolve-mentions.js';
 import { toMessage, type Conversation, type Message } from './records.js';
+import type { MessageTable } from './tables.js';
 import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT, type ConversationPage, type MessagePage } from './schemas.js';
 
 export type { Conversation, Message } from './records.js';
@@ -102,6 +103,7 @@ export async function postMessage(
   slug: string,
   target: MessageTarget,
   prepared: PreparedBody,
+  threadRoot?: number,
 ): Promise<Message> {
   const body = prepared.text;
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
@@ -112,6 +114,9 @@ export async function postMessage(
   checkBody(body);
   requireActiveSpace(space);
   const placement = await place(tx, author, space, target, prepared.candidates, channelFound);
+  const threadAuthors = threadRoot === undefined ? [] : await joinThread(tx, space.slug, placement, threadRoot);
+  // A reply notifies the thread's earlier authors as a mention would: through their inbox.
+  const notified = [...new Set([...placement.mentioned, ...threadAuthors])].filter((handle) => handle !== author);
 
   const row = await tx.db
     .insertInto('messages')
@@ -125,6 +130,7 @@ export async function postMessage(
       body,
       mentioned_members: JSON.stringify(placement.mentioned),
       created_ts: tx.now.toISOString(),
+      thread_root: threadRoot ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -139,12 +145,13 @@ export async function postMessage(
       `space:${space.slug}`,
       ...(placement.subject ? [placement.subject] : []),
       `message:${message.id}`,
-      ...placement.mentioned.map((handle) => `member:mentioned:${handle}`),
+      ...notified.map((handle) => `member:mentioned:${handle}`),
     ],
     payload: {
       message_id: message.id,
       channel: message.channel,
       task: message.task,
+      thread_root: message.thread_root,
       author,
       body,
       mentioned_members: placement.mentioned,
@@ -174,12 +181,47 @@ async function place(tx: Tx, author: string, space: SpaceRecord, target: Message
   return { channel: null, task_id: null, direct: conversation(author, other), mentioned: [other], subject: null };
 }
 
+/** The messages of one conversation: the channel, the task's discussion, or the two members' direct conversation. */
+function inConversation(eb: ExpressionBuilder<DatabaseSchema, 'messages'>, placement: Pick<Placement, 'channel' | 'task_id' | 'direct'>) {
+  if (placement.channel !== null) return eb('channel', '=', placement.channel);
+  if (placement.task_id !== null) return eb('task_id', '=', placement.task_id);
+  const [a, b] = placement.direct!;
+  return eb.and([eb('direct_member_a', '=', a), eb('direct_member_b', '=', b)]);
+}
+
+/**
+ * A reply joins the thread of a top-level message of its own conversation
+ * (422 otherwise: a reply to a reply, another conversation's message, or none).
+ * One statement checks the root and counts the reply on it; on PostgreSQL it
+ * also holds the root's row, so concurrent replies count one after another.
+ * Answers the thread's authors so far, whom the reply notifies.
+ */
+async function joinThread(tx: Tx, space: string, placement: Placement, root: number): Promise<string[]> {
+  const counted = await tx.db
+    .updateTable('messages')
+    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), last_reply_ts: tx.now.toISOString() }))
+    .where('id', '=', root)
+    .where('space', '=', space)
+    .where('thread_root', 'is', null)
+    .where((eb) => inConversation(eb, placement))
+    .returning('id')
+    .executeTakeFirst();
+  if (!counted) throw invalid('thread_root_invalid', `thread_root ${root} is not a top-level message of this conversation`);
+  const authors = await tx.db
+    .selectFrom('messages')
+    .select('author')
+    .where((eb) => eb.or([eb('id', '=', root), eb('thread_root', '=', root)]))
+    .orderBy('id')
+    .execute();
+  return authors.map((row) => row.author);
+}
+
 /**
  * Both participants of a direct message must be able to act in the Space. The
  * recipient is checked with the same gate as a caller, as if signed in: a
  * session is the credential that carries every power a member has.
  */
-async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
+export async function requireRecipient(db: Kysely<DatabaseSchema>, handle: string, space: SpaceRecord): Promise<void> {
   const member = await findMember(db, handle);
   if (!member) throw invalid('unknown_reference', `no such member: ${handle}`);
   const recipient: MemberActor = { kind: 'member', member, credential: { type: 'session', id: 'recipient' } };
@@ -262,10 +304,50 @@ export async function listMessages(
       query = query.where('task_id', '=', target.task);
     }
   }
+  const root = page.thread_root;
+  if (root !== undefined && !(await query.where('id', '=', root).where('thread_root', 'is', null).executeTakeFirst())) {
+    throw invalid('thread_root_invalid', `thread_root ${root} is not a top-level message of this conversation`);
+  }
+  // A conversation lists its top-level messages; a thread, its root and replies.
+  query = root === undefined ? query.where('thread_root', 'is', null) : query.where((eb) => eb.or([eb('id', '=', root), eb('thread_root', '=', root)]));
+  return pageOf(query, page);
+}
+
+function pageOf(query: SelectQueryBuilder<DatabaseSchema, 'messages', Selectable<MessageTable>>, page: MessagePage): Promise<Message[]> {
   if (page.before !== undefined) query = query.where('id', '<', page.before);
   const limit = Math.min(page.limit ?? DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT);
-  const rows = await query.orderBy('id', 'desc').limit(limit).execute();
-  return rows.map(toMessage);
+  return query.orderBy('id', 'desc').limit(limit).execute().then((rows) => rows.map(toMessage));
+}
+
+/**
+ * One message of the Space that the caller may read, as stored: a Space
+ * reader's for channel and task messages, a participant's for a direct one.
+ * Read access is checked first, so an outsider of an invite Space learns
+ * nothing about which ids exist there; a direct message of others is 404.
+ */
+export async function readableMessage(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord, id: number): Promise<Selectable<MessageTable>> {
+  await requireRead(db, actor, space);
+  const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('space', '=', space.slug).executeTakeFirst();
+  const reader = actor.kind === 'member' ? actor.member.handle : undefined;
+  if (!row || (row.direct_member_a !== null && reader !== row.direct_member_a && reader !== row.direct_member_b)) {
+    throw notFound('message_not_found', `no message ${id} in Space ${space.slug}`);
+  }
+  return row;
+}
+
+/** The thread a message belongs to (its own, or its root's): the root, and a page of replies, newest first. */
+export async function readThread(
+  db: Kysely<DatabaseSchema>,
+  actor: Actor,
+  space: SpaceRecord,
+  id: number,
+  page: Omit<MessagePage, 'thread_root'> = {},
+): Promise<{ root: Message; replies: Message[] }> {
+  const found = await readableMessage(db, actor, space, id);
+  const rootId = found.thread_root === null ? found.id : Number(found.thread_root);
+  const root = rootId === found.id ? found : await db.selectFrom('messages').selectAll().where('id', '=', rootId).executeTakeFirstOrThrow();
+  const replies = await pageOf(db.selectFrom('messages').selectAll().where('thread_root', '=', rootId), page);
+  return { root: toMessage(root), replies };
 }
 
 /**

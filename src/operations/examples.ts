@@ -42,6 +42,11 @@ const MESSAGE = {
   body: 'The tomatoes need water before noon, @bea.',
   mentioned_members: ['bea'],
   created_ts: POSTED,
+  thread_root: null,
+  reply_count: 0,
+  last_reply_ts: null,
+  version: 1,
+  edited_ts: null,
 };
 
 const MESSAGE_POSTED = {
@@ -50,7 +55,7 @@ const MESSAGE_POSTED = {
   space: 'garden',
   actor: 'ada',
   subjects: ['space:garden', 'channel:general', 'message:1', 'member:mentioned:bea'],
-  payload: { message_id: 1, channel: 'general', task: null, author: 'ada', body: MESSAGE.body, mentioned_members: ['bea'] },
+  payload: { message_id: 1, channel: 'general', task: null, thread_root: null, author: 'ada', body: MESSAGE.body, mentioned_members: ['bea'] },
   created_ts: POSTED,
 };
 

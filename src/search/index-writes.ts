@@ -133,6 +133,12 @@ export async function indexMessage(tx: Tx, message: IndexedMessage): Promise<voi
   await writeNew(tx, messageDocument(message));
 }
 
+/** A message whose body an edit changed: its document says what the new body says. */
+export async function reindexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
+  if (!writesIndexed) return;
+  await writeDocuments(tx.db, tx.dialect, [messageDocument(message)], 'replace');
+}
+
 /** A task just created, of any kind (pin proposals are tasks too). */
 export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
   if (!writesIndexed) return;
@@ -173,8 +179,9 @@ export async function indexResource(tx: Tx, resource: IndexedResource): Promise<
 /**
  * What a document whose record is already indexed does: `fail` (a new record
  * never is: a conflict is a fault), `ignore` (the backfill: whoever indexed it
- * first wins, as the record cannot have changed) or `replace` (a Resource's
- * new version).
+ * first wins: a record that changed since wrote its new document itself,
+ * in the change's transaction) or `replace` (a Resource's new version, a
+ * message's edit).
  */
 export type OnIndexed = 'fail' | 'ignore' | 'replace';
 

@@ -236,7 +236,7 @@ async function recordTexts(db: Kysely<DatabaseSchema>, rows: DocumentRow[]): Pro
 
 /** The event that made each record's text current: its posting, its creation (a pin proposal is a task created by `pin_proposed`), the Resource's current version. */
 const TEXT_EVENTS: Record<SearchKind, string[]> = {
-  message: ['message_posted'],
+  message: ['message_posted', 'message_edited'],
   task: ['task_created', 'pin_proposed'],
   resource: ['resource_created', 'resource_version_added'],
 };

@@ -52,6 +52,7 @@ export const ERROR_CATALOGUE = {
   owner_protected: { status: 403, meaning: 'Only a host-wide Owner or the steward key may do this to an Owner.' },
   not_operator: { status: 403, meaning: 'Only the agent\'s operator (or the steward key) may do this.' },
   not_claimant: { status: 403, meaning: 'Only the task\'s claimant (or, to release, an Owner/Host) may do this.' },
+  not_message_author: { status: 403, meaning: 'Only the message\'s author may edit it (and, to delete it, an Owner/Host of the Space).' },
   not_task_creator: { status: 403, meaning: 'Only the task\'s creator or an Owner/Host may do this.' },
   provenance_insufficient: { status: 403, meaning: 'The submission\'s provenance does not reach the assurance the task requires.' },
   pin_append_forbidden: { status: 403, meaning: 'Only an Owner/Host or the Space\'s designated maintainer (acting for an eligible operator) may append pins.' },
@@ -80,6 +81,7 @@ export const ERROR_CATALOGUE = {
   webhook_subscription_not_found: { status: 404, meaning: 'No webhook subscription of yours has this id.' },
   webhook_delivery_not_found: { status: 404, meaning: 'No webhook delivery of yours has this id.' },
   document_not_found: { status: 404, meaning: 'No document has this name.' },
+  message_not_found: { status: 404, meaning: 'No message you may read has this id in this Space.' },
 
   // Records in the wrong state, or already there.
   space_not_active: { status: 409, meaning: 'The Space is not active (archived or otherwise), so this cannot change in it.' },
@@ -99,6 +101,7 @@ export const ERROR_CATALOGUE = {
   task_transition_invalid: { status: 409, meaning: 'The task is not in a state this move starts from.' },
   task_is_pin_proposal: { status: 409, meaning: 'The task is a pin proposal: accept or decline it through its pin proposal.' },
   version_conflict: { status: 409, meaning: 'expected_version is stale: read the Resource again and reapply the change.' },
+  message_version_conflict: { status: 409, meaning: '`expected_version` is not the message\'s current version: read it again and reapply the change.' },
   pin_limit_reached: { status: 409, meaning: 'The Space has as many pins as it may hold: an Owner/Host must unpin one first.' },
   already_pinned: { status: 409, meaning: 'The Resource is already pinned in the Space.' },
   pin_proposal_exists: { status: 409, meaning: 'A pin proposal for this Resource, or by you, is already pending in the Space.' },
@@ -126,6 +129,7 @@ export const ERROR_CATALOGUE = {
   mention_too_complex: { status: 422, meaning: 'The message Markdown is too complex to check for mentions.' },
   search_query_invalid: { status: 422, meaning: 'The search query cannot be searched: too many clauses, an operator with a bad value or an unknown Space, or nothing to search for; `detail` names which.' },
   operator_not_active: { status: 422, meaning: 'The human named as an agent\'s operator is pending or suspended: an agent needs an operator who can act.' },
+  thread_root_invalid: { status: 422, meaning: '`thread_root` is not a top-level message of this conversation (a reply, another conversation\'s message, or none).' },
   search_cursor_invalid: { status: 422, meaning: 'A search `cursor` is not one Atrium made, or was made for another query: pass the previous page\'s `next_cursor` with the same `q`, `space`, `kind` and `sort`.' },
 
   // Load.

@@ -28,9 +28,9 @@ async function taskSpace(db: Kysely<DatabaseSchema>, actor: Actor, slug: string,
   return space;
 }
 
-export async function discussTask(tx: Tx, actor: Actor, slug: string, id: number, body: PreparedBody): Promise<Message> {
+export async function discussTask(tx: Tx, actor: Actor, slug: string, id: number, body: PreparedBody, threadRoot?: number): Promise<Message> {
   await taskSpace(tx.db, actor, slug, id);
-  return postMessage(tx, actor, slug, { task: id }, body);
+  return postMessage(tx, actor, slug, { task: id }, body, threadRoot);
 }
 
 export async function taskDiscussion(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, id: number, page: MessagePage): Promise<Message[]> {

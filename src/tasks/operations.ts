@@ -152,7 +152,7 @@ export const postTaskMessage = defineOperation({
   errors: [401, 403, 404, 409, 429, 503],
   handler: async ({ params, body, actor, ctx }) => {
     const prepared = await prepareMessage(ctx, actor, params.slug, body.body);
-    return ctx.db.transaction((tx) => discussTask(tx, actor, params.slug, params.id, prepared));
+    return ctx.db.transaction((tx) => discussTask(tx, actor, params.slug, params.id, prepared, body.thread_root));
   },
 });
 

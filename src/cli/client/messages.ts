@@ -30,23 +30,70 @@ export function registerMessageCommands(program: Command): void {
       say(`Created #${body.name} in ${body.space}.`);
     });
 
-  client(program, 'post <space> <channel> <body>', 'post a Markdown message to a channel; BODY "-" reads it from stdin').action(
-    async (space: string, channel: string, text: string, opts: CommonOptions) => {
+  client(program, 'post <space> <channel> <body>', 'post a Markdown message to a channel; BODY "-" reads it from stdin')
+    .option('--thread <id>', 'reply in the thread of this top-level message', positiveInteger)
+    .action(async (space: string, channel: string, text: string, opts: CommonOptions & ThreadOption) => {
       const { body } = await send(resolveTarget(opts.host), (api) =>
-        api.POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug: space, channel } }, body: { body: messageText(text) } }),
+        api.POST('/v0/spaces/{slug}/channels/{channel}/messages', {
+          params: { path: { slug: space, channel } },
+          body: { body: messageText(text), thread_root: opts.thread },
+        }),
       );
       if (opts.json) return printJson(body);
-      say(`Posted message ${body.id} to #${body.channel} in ${body.space}${mentioned(body)}.`);
-    },
-  );
+      say(`Posted message ${body.id} to #${body.channel}${inThread(body)} in ${body.space}${mentioned(body)}.`);
+    });
 
-  client(program, 'dm <space> <handle> <body>', 'send a direct message to one member of a Space; BODY "-" reads it from stdin').action(
-    async (space: string, handle: string, text: string, opts: CommonOptions) => {
+  client(program, 'dm <space> <handle> <body>', 'send a direct message to one member of a Space; BODY "-" reads it from stdin')
+    .option('--thread <id>', 'reply in the thread of this top-level message', positiveInteger)
+    .action(async (space: string, handle: string, text: string, opts: CommonOptions & ThreadOption) => {
       const { body } = await send(resolveTarget(opts.host), (api) =>
-        api.POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug: space } }, body: { to: handle, body: messageText(text) } }),
+        api.POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug: space } }, body: { to: handle, body: messageText(text), thread_root: opts.thread } }),
       );
       if (opts.json) return printJson(body);
-      say(`Sent direct message ${body.id} to ${handle} in ${body.space}.`);
+      say(`Sent direct message ${body.id} to ${handle}${inThread(body)} in ${body.space}.`);
+    });
+
+  client(program, 'thread <space> <id>', 'print the thread a message belongs to: its root, then its replies, oldest of the page first')
+    .option('--before <id>', 'only replies older than this id (to page back)', positiveInteger)
+    .option('--limit <n>', 'replies per page (1-200, default 50)', positiveInteger)
+    .action(async (space: string, id: string, opts: CommonOptions & { before?: number; limit?: number }) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/messages/{id}/thread', {
+          params: { path: { slug: space, id: positiveInteger(id) }, query: { before: opts.before, limit: opts.limit } },
+        }),
+      );
+      if (opts.json) return printJson(body);
+      printMessages([body.root]);
+      if (body.replies.length === 0) return say('No replies.');
+      printMessages(body.replies, '  ');
+      if (body.replies.length === (opts.limit ?? 50)) process.stderr.write(`Older replies may exist: add --before ${body.replies.at(-1)!.id}\n`);
+    });
+
+  client(program, 'edit-message <space> <id> <body>', 'replace the body of your message; BODY "-" reads it from stdin')
+    .requiredOption('--expected-version <n>', 'the version you are editing (see `atrium message-versions`)', positiveInteger)
+    .action(async (space: string, id: string, text: string, opts: CommonOptions & { expectedVersion: number }) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.PATCH('/v0/spaces/{slug}/messages/{id}', {
+          params: { path: { slug: space, id: positiveInteger(id) } },
+          body: { body: messageText(text), expected_version: opts.expectedVersion },
+        }),
+      );
+      if (opts.json) return printJson(body);
+      say(`Edited message ${body.id} in ${body.space}: now version ${body.version}${mentioned(body)}.`);
+    });
+
+  client(program, 'message-versions <space> <id>', 'print every body a message has had, oldest first').action(
+    async (space: string, id: string, opts: CommonOptions) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.GET('/v0/spaces/{slug}/messages/{id}/versions', { params: { path: { slug: space, id: positiveInteger(id) } } }),
+      );
+      if (opts.json) return printJson(body);
+      if (body.versions.length === 0) return say(`Message ${body.message_id} was deleted: no versions remain.`);
+      for (const v of body.versions) {
+        say(`version ${v.version}  ${time(v.created_ts)}`);
+        for (const line of printable(v.body).split('\n')) say(`  ${line}`.trimEnd());
+        say('');
+      }
     },
   );
 
@@ -70,10 +117,11 @@ export function registerMessageCommands(program: Command): void {
     .option('--with <handle>', 'your direct conversation with this member instead of a channel')
     .option('--before <id>', 'only messages older than this id (to page back)', positiveInteger)
     .option('--limit <n>', 'messages per page (1-200, default 50)', positiveInteger)
-    .action(async (space: string, channel: string | undefined, opts: CommonOptions & { with?: string; before?: number; limit?: number }) => {
+    .option('--thread <id>', 'this thread (its root and replies) instead of the top-level messages', positiveInteger)
+    .action(async (space: string, channel: string | undefined, opts: CommonOptions & ThreadOption & { with?: string; before?: number; limit?: number }) => {
       if (channel === undefined && opts.with === undefined) throw usageError('name a channel, or a member with --with');
       if (channel !== undefined && opts.with !== undefined) throw usageError('name a channel or a member with --with, not both');
-      const query = { before: opts.before, limit: opts.limit };
+      const query = { before: opts.before, limit: opts.limit, thread_root: opts.thread };
       const { body } =
         opts.with !== undefined
           ? await send(resolveTarget(opts.host), (api) =>
@@ -84,12 +132,7 @@ export function registerMessageCommands(program: Command): void {
             );
       if (opts.json) return printJson(body);
       if (body.messages.length === 0) return say('No messages.');
-      // Pages come newest first; a conversation reads top to bottom.
-      for (const m of [...body.messages].reverse()) {
-        say(`#${m.id}  ${m.author}  ${time(m.created_ts)}`);
-        for (const line of printable(m.body).split('\n')) say(`  ${line}`.trimEnd());
-        say('');
-      }
+      printMessages(body.messages);
       if (body.messages.length === (opts.limit ?? 50)) process.stderr.write(`Older messages may exist: add --before ${body.messages.at(-1)!.id}\n`);
     });
 
@@ -106,9 +149,32 @@ export function registerMessageCommands(program: Command): void {
   );
 }
 
+interface ThreadOption {
+  thread?: number;
+}
+
+function inThread(m: Pick<Message, 'thread_root'>): string {
+  return m.thread_root === null ? '' : ` (in the thread of ${m.thread_root})`;
+}
+
+/** Pages come newest first; a conversation reads top to bottom. */
+function printMessages(page: Message[], indent = ''): void {
+  for (const m of [...page].reverse()) {
+    say(`${indent}#${m.id}  ${m.author}  ${time(m.created_ts)}${m.edited_ts === null ? '' : '  (edited)'}${replies(m)}`);
+    for (const line of printable(m.body).split('\n')) say(`${indent}  ${line}`.trimEnd());
+    say('');
+  }
+}
+
+function replies(m: Message): string {
+  if (!m.reply_count) return '';
+  return `  (${m.reply_count} ${m.reply_count === 1 ? 'reply' : 'replies'}: atrium thread ${m.space} ${m.id})`;
+}
+
 function inboxRow(e: FeedEvent): string[] {
   const p = payloadOf(e);
-  const where = typeof p.channel === 'string' ? `#${p.channel}` : typeof p.task === 'number' ? `task ${p.task}` : Array.isArray(p.direct_members) ? 'direct' : e.type;
+  const place = typeof p.channel === 'string' ? `#${p.channel}` : typeof p.task === 'number' ? `task ${p.task}` : Array.isArray(p.direct_members) ? 'direct' : e.type;
+  const where = typeof p.thread_root === 'number' ? `${place} thread ${p.thread_root}` : place;
   const text = typeof p.body === 'string' ? printable(p.body).replace(/\s+/g, ' ').trim() : '';
   return [String(e.cursor), time(e.created_ts), e.space ?? '-', e.actor ?? '-', where, text.length > 100 ? `${text.slice(0, 99)}…` : text || '-'];
 }

@@ -22,6 +22,8 @@ import * as inboxReads from './0019-inbox-reads.js';
 import * as oauth from './0020-oauth.js';
 import * as search from './0021-search.js';
 import * as searchDocumentWrites from './0022-search-document-writes.js';
+import * as messageThreads from './0023-message-threads.js';
+import * as messageEdits from './0024-message-edits.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -54,6 +56,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020-oauth': oauth,
   '0021-search': search,
   '0022-search-document-writes': searchDocumentWrites,
+  '0023-message-threads': messageThreads,
+  '0024-message-edits': messageEdits,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
