@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page, Route } from 'playwright-core';
 import { seedAgent } from './support/seed.js';
 import { backends, STEWARD_KEY } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
-import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
+import { assertAccessible, screenshots, SCREENSHOTS, startWebApp, type WebApp } from './support/web-app.js';
+
+/** The little of the DOM these checks read inside the page. */
+interface Element {
+  closest(selector: string): unknown;
+  classList: { contains(name: string): boolean };
+}
 
 // Channels, direct messages, the inbox and the activity timeline, driven as
 // people use them: two members in one Space, each in their own browser
@@ -227,6 +235,84 @@ for (const backend of backends()) {
         return box.scrollHeight - box.clientHeight - box.scrollTop;
       });
       assert.ok(atBottom < 48, 'the button scrolls to the newest message');
+    });
+
+    it('sends with Enter and adds a line with Shift+Enter, or the other way once the person turns "Enter sends" off', async () => {
+      const created = await app.server.request('POST', `/v0/spaces/${slug}/channels`, { token: ada.session, body: { name: 'keys' } });
+      assert.equal(created.status, 201);
+      const page = await openChannel(ada.session, 'keys');
+      const composer = page.getByRole('combobox', { name: 'Message #keys' });
+      const setting = page.getByRole('checkbox', { name: 'Enter sends' });
+      const keys = log(page, 'Messages in #keys');
+      assert.equal(await setting.isChecked(), true, 'Enter sends by default');
+      await page.getByText('Enter sends, Shift+Enter adds a line.').waitFor();
+      await composer.click();
+      await composer.pressSequentially('first line');
+      await page.keyboard.press('Shift+Enter');
+      await composer.pressSequentially('second line');
+      assert.equal(await composer.inputValue(), 'first line\nsecond line', 'Shift+Enter adds a line');
+      await page.keyboard.press('Enter');
+      await keys.getByText('second line', { exact: false }).waitFor();
+      assert.equal(await composer.inputValue(), '');
+
+      // Turned off, Enter adds a line and Ctrl+Enter sends; the choice outlives a reload.
+      await setting.uncheck();
+      await page.getByText('Enter adds a line, Ctrl+Enter (⌘+Enter on a Mac) sends.').waitFor();
+      await page.reload();
+      await heading(page, '#keys').waitFor();
+      assert.equal(await setting.isChecked(), false, 'the setting is kept in this browser');
+      await composer.click();
+      await composer.pressSequentially('one');
+      await page.keyboard.press('Enter');
+      await composer.pressSequentially('two');
+      assert.equal(await composer.inputValue(), 'one\ntwo', 'Enter adds a line');
+      await page.keyboard.press('Control+Enter');
+      await keys.getByRole('listitem').filter({ hasText: 'two' }).waitFor();
+      await setting.check();
+
+      // Three messages in a row from one author read as one turn: the name shows once on
+      // screen, yet every message still names its author to a screen reader.
+      const items = keys.getByRole('listitem');
+      assert.equal(await items.count(), 2);
+      assert.deepEqual(await items.evaluateAll((els) => els.map((el) => (el as unknown as Element).classList.contains('continued'))), [false, true]);
+      const names = await items.locator('.message-meta .handle').evaluateAll((els) => els.map((el) => (el as unknown as Element).closest('.visually-hidden') !== null));
+      assert.deepEqual(names, [false, true], 'the second message names its author only to assistive technology');
+      assert.equal(await items.nth(1).getByText('@ada').count(), 1);
+      // Times read as how long ago, with the exact moment on hover.
+      const time = items.first().locator('time');
+      assert.match(await time.innerText(), /^(now|\d+ (second|minute)s? ago)$/);
+      assert.ok((await time.getAttribute('title'))?.match(/\d{4}/), 'the exact date is in the tooltip');
+      // Another member breaks the turn.
+      const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/keys/messages`, { token: bob.session, body: { body: 'bob here' } });
+      assert.equal(posted.status, 201);
+      await keys.getByRole('listitem').filter({ hasText: 'bob here' }).waitFor();
+      assert.deepEqual(await items.evaluateAll((els) => els.map((el) => (el as unknown as Element).classList.contains('continued'))), [false, true, false]);
+      await assertAccessible(page, 'channel page with a turn of messages');
+    });
+
+    it('keeps the composer on screen on a phone, under a log that fills the height', async () => {
+      const page = await openChannel(bob.session, 'history');
+      await page.setViewportSize({ width: 390, height: 844 });
+      const composer = page.getByRole('combobox', { name: 'Message #history' });
+      const history = log(page, 'Messages in #history');
+      await history.getByText('history message 60', { exact: true }).waitFor();
+      const onScreen = async () => {
+        const box = await page.getByRole('button', { name: 'Send' }).boundingBox();
+        const area = await composer.boundingBox();
+        assert.ok(box && area, 'the composer is laid out');
+        assert.ok(area.y >= 0 && box.y + box.height <= 844, `the composer and Send are on screen (${area.y}..${box.y + box.height})`);
+      };
+      await onScreen();
+      // Scrolled to the conversation, the log takes most of the screen above the composer.
+      await history.scrollIntoViewIfNeeded();
+      await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+      await onScreen();
+      const logBox = await history.boundingBox();
+      assert.ok(logBox && logBox.height >= 844 * 0.6, `the log fills the height (${logBox?.height} px)`);
+      // The screen as the person sees it: a full-page capture would stretch the viewport the
+      // log's height is measured from.
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'conversations-phone-390.png') });
     });
 
     it("shows an agent's message live, and member Markdown never as HTML", async () => {

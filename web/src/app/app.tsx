@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Route, Switch, useParams } from 'wouter';
 import { InboxBadge } from '../inbox/badge';
+import { SpaceSwitcher } from '../spaces/space-switcher';
 import { InboxFeedProvider } from '../api/live';
 import { ErrorMessage, Loading } from './page';
 import { HomePage } from '../home/home-page';
@@ -90,6 +91,7 @@ export function App() {
         <Link to="/" className="brand">
           Atrium
         </Link>
+        {member ? <SpaceSwitcher /> : null}
         {/* The results page has its own field, with the query in it. */}
         {pathname !== SEARCH_PAGE ? <HeaderSearch /> : null}
         <nav aria-label="Account">

@@ -12,10 +12,10 @@ export function Time({ iso }: { iso: string }) {
 }
 
 /** A moment as how long ago it was ("3 hours ago"); the date itself is in `datetime` and the tooltip. */
-export function RelativeTime({ iso }: { iso: string }) {
+export function RelativeTime({ iso, now }: { iso: string; now?: number }) {
   return (
     <time dateTime={iso} title={formatDateTime(iso)}>
-      {formatRelative(iso)}
+      {formatRelative(iso, now)}
     </time>
   );
 }

@@ -3,12 +3,14 @@ import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 're
 import { errorText } from '../api/client';
 import { ErrorMessage } from '../app/page';
 import { mentionAtCaret, suggestHandles } from './mentions';
+import { sendsOnKey, useEnterSends } from './send-key';
 
 // The message composer: a labelled textarea that completes `@handles` as
 // they are typed, in the ARIA combobox pattern (the textarea keeps focus;
 // arrow keys move through a listbox of members, Enter or Tab picks one,
-// Escape closes it). Ctrl/Cmd+Enter or the Send button posts. What was typed
-// stays until the server accepted it.
+// Escape closes it). Enter sends and Shift+Enter adds a line, unless the person
+// turned "Enter sends" off beside the composer (send-key.ts); Ctrl/⌘+Enter and
+// the Send button always post. What was typed stays until the server accepted it.
 
 interface Completion {
   start: number;
@@ -42,6 +44,7 @@ export function Composer({
   const [active, setActive] = useState(0);
   /** Where the person pressed Escape: that `@` is left alone until they type elsewhere. */
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [enterSends, setEnterSends] = useEnterSends();
 
   const listId = `${id}-mentions`;
   const optionId = (i: number) => `${id}-mention-${i}`;
@@ -113,7 +116,7 @@ export function Composer({
         return;
       }
     }
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    if (sendsOnKey({ ...event, isComposing: event.nativeEvent.isComposing }, enterSends)) {
       event.preventDefault();
       send();
     }
@@ -133,7 +136,7 @@ export function Composer({
           id={`${id}-body`}
           ref={area}
           value={text}
-          rows={3}
+          rows={2}
           role="combobox"
           aria-autocomplete="list"
           aria-expanded={open}
@@ -175,14 +178,19 @@ export function Composer({
             : null}
         </ul>
       </div>
-      <p id={`${id}-hint`} className="hint">
-        Markdown.{mentions ? ' Type @ to mention a member.' : ''} Ctrl+Enter (⌘+Enter on a Mac) sends.
-      </p>
       <p className="visually-hidden" role="status">
         {open ? `${completion.options.length} ${completion.options.length === 1 ? 'member' : 'members'} to mention: up and down arrows to choose, Enter to pick.` : ''}
       </p>
       <ErrorMessage>{sending.isError ? `Could not send: ${errorText(sending.error)}` : ''}</ErrorMessage>
-      <div className="actions">
+      <div className="composer-footer">
+        <p id={`${id}-hint`} className="hint">
+          {enterSends ? 'Enter sends, Shift+Enter adds a line.' : 'Enter adds a line, Ctrl+Enter (⌘+Enter on a Mac) sends.'} Markdown.
+          {mentions ? ' Type @ to mention a member.' : ''}
+        </p>
+        <label className="send-key">
+          <input type="checkbox" checked={enterSends} onChange={(event) => setEnterSends(event.target.checked)} />
+          Enter sends
+        </label>
         <button type="submit" aria-disabled={busy} disabled={text.trim() === ''}>
           {busy ? 'Sending…' : 'Send'}
         </button>

@@ -4,8 +4,10 @@ import { errorText } from '../api/client';
 import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage, Loading } from '../app/page';
 import { AuthorHandle } from '../members/member-kind';
-import { Time } from '../app/ui';
+import { useNow } from '../app/now';
+import { RelativeTime } from '../app/ui';
 import type { Message } from './data';
+import { continuesTurn } from './grouping';
 import { remarkMentions } from './mentions';
 
 // A conversation's history, oldest at the top and newest at the bottom, in a
@@ -44,6 +46,7 @@ export function MessageHistory({
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = history;
   /** The target this log last brought into view: it lands once, then the reader scrolls freely. */
   const landed = useRef<number | null>(null);
+  const now = useNow(30_000);
   const targetHeld = target !== null && messages.some((m) => m.id === target);
   const targetMissing = target !== null && !targetHeld && history.isSuccess && !hasNextPage;
 
@@ -135,8 +138,15 @@ export function MessageHistory({
         <p className="muted">{empty}</p>
       ) : (
         <ol className="messages">
-          {messages.map((message) => (
-            <MessageItem key={message.id} message={message} reader={reader} targeted={message.id === target} />
+          {messages.map((message, i) => (
+            <MessageItem
+              key={message.id}
+              message={message}
+              reader={reader}
+              targeted={message.id === target}
+              continued={continuesTurn(messages[i - 1], message)}
+              now={now}
+            />
           ))}
         </ol>
       )}
@@ -158,7 +168,20 @@ export function MessageHistory({
   );
 }
 
-function MessageItem({ message, reader, targeted }: { message: Message; reader: string | null; targeted: boolean }) {
+function MessageItem({
+  message,
+  reader,
+  targeted,
+  continued,
+  now,
+}: {
+  message: Message;
+  reader: string | null;
+  targeted: boolean;
+  /** The same author's turn goes on: the author and time show only to screen readers and on hover. */
+  continued: boolean;
+  now: number;
+}) {
   const direct = message.direct_members !== undefined;
   // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
   const mentioned = direct ? [] : message.mentioned_members;
@@ -166,13 +189,15 @@ function MessageItem({ message, reader, targeted }: { message: Message; reader: 
   const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
   return (
     <li
-      className={['message', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
+      className={['message', continued ? 'continued' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
       data-message={message.id}
       {...(targeted ? { 'aria-current': true, tabIndex: -1 } : {})}
     >
       <p className="message-meta">
-        <AuthorHandle handle={message.author} />
-        <Time iso={message.created_ts} />
+        <span className={continued ? 'visually-hidden' : undefined}>
+          <AuthorHandle handle={message.author} />
+        </span>
+        <RelativeTime iso={message.created_ts} now={now} />
         {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
         {targeted ? <span className="badge target-badge">linked</span> : null}
       </p>
