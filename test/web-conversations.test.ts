@@ -277,7 +277,7 @@ for (const backend of backends()) {
       assert.deepEqual(await items.evaluateAll((els) => els.map((el) => (el as unknown as Element).classList.contains('continued'))), [false, true]);
       const names = await items.locator('.message-meta .handle').evaluateAll((els) => els.map((el) => (el as unknown as Element).closest('.visually-hidden') !== null));
       assert.deepEqual(names, [false, true], 'the second message names its author only to assistive technology');
-      assert.equal(await items.nth(1).getByText('@ada').count(), 1);
+      assert.equal(await items.nth(1).locator('.message-meta').getByText('@ada').count(), 1);
       // Times read as how long ago, with the exact moment on hover.
       const time = items.first().locator('time');
       assert.match(await time.innerText(), /^(now|\d+ (second|minute)s? ago)$/);
@@ -330,7 +330,7 @@ for (const backend of backends()) {
       const general = log(page, 'Messages in #general');
       const message = general.getByRole('listitem').filter({ hasText: 'Agent report:' });
       await message.waitFor();
-      await message.getByText('@helper-bot').waitFor();
+      await message.locator('.message-meta').getByText('@helper-bot').waitFor();
       // Written by an agent, and marked so; a person's message is not.
       await message.locator('.message-meta .handle').getByText('agent', { exact: true }).waitFor();
       assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');

@@ -2,10 +2,22 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'wouter';
 import { call, client, type Space } from '../api/client';
 import { Composer } from './composer';
-import { conversationKeys, linkedMessage, postingRule, useChannels, useHistory, useSpaceMemberHandles, type Conversation } from './data';
+import {
+  conversationKeys,
+  inConversation,
+  linkedMessage,
+  openThread,
+  postingRule,
+  useChannels,
+  useHistory,
+  useLocatedMessage,
+  useSpaceMemberHandles,
+  type Conversation,
+} from './data';
 import { MessageHistory } from './history';
+import { ThreadPanel } from './thread-panel';
 import { Loading, PageHeading, useTitle } from '../app/page';
-import { Link, signInPath, useLocation } from '../app/router';
+import { Link, navigate, signInPath, useLocation } from '../app/router';
 import { useStanding } from '../api/standing';
 import { useSpace } from '../spaces/space';
 
@@ -68,8 +80,17 @@ export function DirectMessagePage() {
   );
 }
 
-function ConversationView({ space, conversation, target }: { space: Space; conversation: Conversation; target: number | null }) {
+function ConversationView({ space, conversation, target: linked }: { space: Space; conversation: Conversation; target: number | null }) {
   const slug = space.slug;
+  const { pathname, search } = useLocation();
+  // A link to a reply opens its thread, with the root marked in the log (a listing holds
+  // top-level messages only); a link to a message of another conversation is left to the
+  // log, which says it is not here.
+  const located = useLocatedMessage(slug, linked);
+  const linkedRoot = located.data && located.data.id !== linked && inConversation(located.data, conversation) ? located.data : null;
+  const thread = openThread(search) ?? linkedRoot?.id ?? null;
+  const target = linkedRoot ? linkedRoot.id : linked;
+  const showThread = (root: number | null) => navigate(root === null ? pathname : `${pathname}?thread=${root}`);
   const standing = useStanding(slug);
   const queries = useQueryClient();
   const history = useHistory(slug, conversation);
@@ -90,22 +111,37 @@ function ConversationView({ space, conversation, target }: { space: Space; conve
     await queries.invalidateQueries({ queryKey: historyKey });
   };
 
+  // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
+  const handles = conversation.kind === 'channel' ? (members.data ?? []) : [];
   return (
-    <>
-      <MessageHistory
-        history={history}
-        label={conversation.kind === 'channel' ? `Messages in ${place}` : `Messages with ${place}`}
-        reader={me}
-        empty={conversation.kind === 'channel' ? `No messages in ${place} yet.` : `No messages with ${place} yet.`}
-        target={target}
-      />
-      {rule.allowed ? (
-        // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
-        <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={conversation.kind === 'channel' ? (members.data ?? []) : []} me={me} onSend={send} />
-      ) : (
-        <CannotPost reason={rule.reason} />
-      )}
-    </>
+    <div className={thread === null ? 'conversation-layout' : 'conversation-layout with-thread'}>
+      <div className="conversation-main">
+        <MessageHistory
+          history={history}
+          label={conversation.kind === 'channel' ? `Messages in ${place}` : `Messages with ${place}`}
+          reader={me}
+          empty={conversation.kind === 'channel' ? `No messages in ${place} yet.` : `No messages with ${place} yet.`}
+          target={target}
+          onOpenThread={(root) => showThread(root === thread ? null : root)}
+          openThread={thread}
+        />
+        {rule.allowed ? <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={handles} me={me} onSend={send} /> : <CannotPost reason={rule.reason} />}
+      </div>
+      {thread !== null ? (
+        <ThreadPanel
+          key={thread}
+          slug={slug}
+          conversation={conversation}
+          root={thread}
+          place={place}
+          reader={me}
+          target={linkedRoot ? linked : null}
+          canPost={rule.allowed}
+          handles={handles}
+          onClose={() => showThread(null)}
+        />
+      ) : null}
+    </div>
   );
 }
 

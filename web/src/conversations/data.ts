@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { call, client, type Schemas, type Space } from '../api/client';
 import { rootKeys } from '../api/keys';
 import type { useStanding } from '../api/standing';
@@ -24,6 +24,8 @@ export const conversationKeys = {
   members: (slug: string) => [...all(slug), 'members'] as const,
   channel: (slug: string, name: string) => [...all(slug), 'channel', name] as const,
   direct: (slug: string, handle: string) => [...all(slug), 'direct', handle] as const,
+  thread: (slug: string, root: number) => [...all(slug), 'thread', root] as const,
+  located: (slug: string, id: number) => [...all(slug), 'located', id] as const,
 };
 
 export function useChannels(slug: string) {
@@ -98,8 +100,63 @@ export function postingRule(space: Space, standing: Standing): { allowed: true }
   return { allowed: false, reason: 'Join this Space to post: ask to join on its front page.' };
 }
 
+type ThreadPage = Schemas['Thread'];
+
+/**
+ * A thread as pages, newest reply first as the API lists them (`before` pages back); the
+ * root comes with every page. Two views of one cached read: the replies, in the shape a
+ * conversation's history has, and the root as the newest page tells it (its reply count).
+ */
+function useThreadPages<T>(slug: string, root: number, select: (data: InfiniteData<ThreadPage, number | undefined>) => T) {
+  return useInfiniteQuery({
+    queryKey: conversationKeys.thread(slug, root),
+    initialPageParam: undefined as number | undefined,
+    queryFn: async ({ pageParam }) => {
+      const query = { limit: PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) };
+      return await call(client.GET('/v0/spaces/{slug}/messages/{id}/thread', { params: { path: { slug, id: root }, query } }));
+    },
+    getNextPageParam: (last) => (last.replies.length < PAGE ? undefined : last.replies[last.replies.length - 1]?.id),
+    select,
+  });
+}
+
+export function useThreadReplies(slug: string, root: number) {
+  return useThreadPages(slug, root, (data) => ({ pages: data.pages.map((page) => page.replies), pageParams: data.pageParams }));
+}
+
+export function useThreadRoot(slug: string, root: number) {
+  return useThreadPages(slug, root, (data) => data.pages[0]!.root);
+}
+
+/**
+ * Where a linked message lives: a listing holds top-level messages only, so a link to a
+ * reply (a search result, an inbox entry) opens its thread, with the root marked in the log.
+ */
+export function useLocatedMessage(slug: string, id: number | null) {
+  return useQuery({
+    queryKey: conversationKeys.located(slug, id ?? 0),
+    enabled: id !== null,
+    // Where a message sits never changes; only whether it is still readable does.
+    staleTime: Infinity,
+    retry: false,
+    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/messages/{id}/thread', { params: { path: { slug, id: id! }, query: { limit: 1 } } }))).root,
+  });
+}
+
+/** Whether a message belongs to this conversation (a link may name one from elsewhere). */
+export function inConversation(message: Message, conversation: Conversation): boolean {
+  if (conversation.kind === 'channel') return message.channel === conversation.name;
+  return message.direct_members?.includes(conversation.handle) ?? false;
+}
+
+/** `?thread=<id>`: the thread open beside the conversation. */
+export function openThread(search: URLSearchParams): number | null {
+  return positiveId(search.get('thread'));
+}
+
+const positiveId = (raw: string | null) => (raw !== null && /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : null);
+
 /** `?message=<id>`: the message a link (a search result) points at, in a conversation or a task's discussion. */
 export function linkedMessage(search: URLSearchParams): number | null {
-  const raw = search.get('message');
-  return raw !== null && /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : null;
+  return positiveId(search.get('message'));
 }

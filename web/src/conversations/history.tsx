@@ -27,6 +27,9 @@ export function MessageHistory({
   reader,
   empty,
   target = null,
+  onOpenThread,
+  openThread = null,
+  start = 'This is the beginning of the conversation.',
 }: {
   history: UseInfiniteQueryResult<InfiniteData<Message[]>>;
   /** Names the log for screen readers ("Messages in #general"). */
@@ -35,6 +38,12 @@ export function MessageHistory({
   empty: string;
   /** The message the address points at, to bring into view. */
   target?: number | null;
+  /** Opens a top-level message's thread; absent inside a thread, where replies have none. */
+  onOpenThread?: (root: number) => void;
+  /** The root whose thread is open beside the log. */
+  openThread?: number | null;
+  /** Said above the oldest message once nothing older remains. */
+  start?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
@@ -128,7 +137,7 @@ export function MessageHistory({
             {isFetchingNextPage ? 'Loading older messages…' : 'Load older messages'}
           </button>
         ) : messages.length > 0 ? (
-          <p className="muted">This is the beginning of the conversation.</p>
+          <p className="muted">{start}</p>
         ) : null}
       </div>
       {targetMissing ? <p className="notice">The message this link points to is not in this conversation.</p> : null}
@@ -146,6 +155,8 @@ export function MessageHistory({
               targeted={message.id === target}
               continued={continuesTurn(messages[i - 1], message)}
               now={now}
+              onOpenThread={onOpenThread}
+              threadOpen={message.id === openThread}
             />
           ))}
         </ol>
@@ -168,19 +179,23 @@ export function MessageHistory({
   );
 }
 
-function MessageItem({
+export function MessageItem({
   message,
   reader,
   targeted,
-  continued,
+  continued = false,
   now,
+  onOpenThread,
+  threadOpen = false,
 }: {
   message: Message;
   reader: string | null;
   targeted: boolean;
   /** The same author's turn goes on: the author and time show only to screen readers and on hover. */
-  continued: boolean;
+  continued?: boolean;
   now: number;
+  onOpenThread?: ((root: number) => void) | undefined;
+  threadOpen?: boolean;
 }) {
   const direct = message.direct_members !== undefined;
   // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
@@ -189,7 +204,7 @@ function MessageItem({
   const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
   return (
     <li
-      className={['message', continued ? 'continued' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
+      className={['message', continued && (message.reply_count ?? 0) === 0 ? 'continued' : '', threadOpen ? 'thread-open' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
       data-message={message.id}
       {...(targeted ? { 'aria-current': true, tabIndex: -1 } : {})}
     >
@@ -202,6 +217,34 @@ function MessageItem({
         {targeted ? <span className="badge target-badge">linked</span> : null}
       </p>
       <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
+      {onOpenThread && message.thread_root === null ? <ThreadLink message={message} now={now} open={threadOpen} onOpen={onOpenThread} /> : null}
     </li>
+  );
+}
+
+/**
+ * Under a top-level message: its replies ("3 replies, last 2 minutes ago") once it has any,
+ * and "Reply in thread" always, for the keyboard and touch as much as for a pointer.
+ */
+function ThreadLink({ message, now, open, onOpen }: { message: Message; now: number; open: boolean; onOpen: (root: number) => void }) {
+  const count = message.reply_count ?? 0;
+  return (
+    <p className="thread-link">
+      {count > 0 ? (
+        <button type="button" className="link-button replies" aria-expanded={open} onClick={() => onOpen(message.id)}>
+          {count === 1 ? '1 reply' : `${count} replies`}
+        </button>
+      ) : null}
+      {count > 0 && message.last_reply_ts ? (
+        <span className="muted last-reply">
+          last reply <RelativeTime iso={message.last_reply_ts} now={now} />
+        </span>
+      ) : null}
+      {count === 0 ? (
+        <button type="button" className="link-button reply-action" aria-expanded={open} onClick={() => onOpen(message.id)}>
+          Reply in thread<span className="visually-hidden"> to @{message.author}</span>
+        </button>
+      ) : null}
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import '../conversations/conversations.css';
-import { excerpt, isMessage, messagePlace, type MessageEvent } from './items';
+import { excerpt, isMessage, isReply, messagePlace, type MessageEvent } from './items';
 import { call, client } from '../api/client';
 import { useInbox, useMarkSeen } from './seen';
 import { useInboxFeed } from '../api/live';
@@ -93,7 +93,15 @@ function InboxItems({ member, inbox, seen }: { member: string; inbox: ReturnType
 function InboxItem({ event, reader, unread }: { event: MessageEvent; reader: string; unread: boolean }) {
   const place = messagePlace(event, reader);
   const direct = event.payload.direct_members !== undefined;
-  const what = direct ? 'sent you a direct message' : `mentioned you in ${place?.label ?? 'a message'}`;
+  // A reply reaches the thread's earlier authors whether or not it names them.
+  const mentioned = event.payload.mentioned_members.includes(reader);
+  const what = direct
+    ? isReply(event)
+      ? 'replied in a thread of your direct messages'
+      : 'sent you a direct message'
+    : isReply(event) && !mentioned
+      ? `replied in a thread in ${place?.label ?? 'a conversation'}`
+      : `mentioned you in ${place?.label ?? 'a message'}`;
   return (
     <li className={unread ? 'inbox-item unread' : 'inbox-item'}>
       <h2>

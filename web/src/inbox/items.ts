@@ -8,15 +8,22 @@ export const isMessage = (event: Event): event is MessageEvent => event.type ===
 
 const spaceBase = (slug: string) => `/spaces/${encodeURIComponent(slug)}`;
 
-/** The page that holds the message: its channel, the direct conversation (with `other`), or its task. */
+/** Whether the message replies in a thread (events from before threads carry no `thread_root`). */
+export const isReply = (event: MessageEvent): boolean => (event.payload.thread_root ?? null) !== null;
+
+/**
+ * The page that holds the message: its channel, the direct conversation (with `other`), or
+ * its task. A reply leads to the message itself (`?message=`), which opens its thread there.
+ */
 export function messagePlace(event: MessageEvent, reader: string | null): { path: string; label: string } | null {
   const { payload } = event;
   if (event.space === null) return null;
   const base = spaceBase(event.space);
-  if (payload.channel !== null) return { path: `${base}/channels/${encodeURIComponent(payload.channel)}`, label: `#${payload.channel}` };
+  const at = isReply(event) ? `?message=${payload.message_id}` : '';
+  if (payload.channel !== null) return { path: `${base}/channels/${encodeURIComponent(payload.channel)}${at}`, label: `#${payload.channel}` };
   if (payload.task !== null) return { path: `${base}/tasks/${payload.task}`, label: `task #${payload.task}` };
   const other = payload.direct_members?.find((h) => h !== reader) ?? payload.author;
-  return { path: `${base}/dm/${encodeURIComponent(other)}`, label: `a direct message` };
+  return { path: `${base}/dm/${encodeURIComponent(other)}${at}`, label: `a direct message` };
 }
 
 /**
