@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../api/client';
 import { RenderedMarkdown } from '../app/markdown';
 import { ErrorMessage, Loading } from '../app/page';
@@ -8,6 +8,7 @@ import { useNow } from '../app/now';
 import { RelativeTime } from '../app/ui';
 import type { Message } from './data';
 import { continuesTurn } from './grouping';
+import { EditedMark, EditMessage, MessageVersions } from './message-edit';
 import { remarkMentions } from './mentions';
 
 // A conversation's history, oldest at the top and newest at the bottom, in a
@@ -202,6 +203,10 @@ export function MessageItem({
   const mentioned = direct ? [] : message.mentioned_members;
   const mentionsMe = reader !== null && mentioned.includes(reader);
   const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
+  const [editing, setEditing] = useState(false);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const versionsId = useId();
+  const mine = reader !== null && message.author === reader;
   return (
     <li
       className={['message', continued && (message.reply_count ?? 0) === 0 ? 'continued' : '', threadOpen ? 'thread-open' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
@@ -213,11 +218,26 @@ export function MessageItem({
           <AuthorHandle handle={message.author} />
         </span>
         <RelativeTime iso={message.created_ts} now={now} />
+        {message.edited_ts !== null ? <EditedMark open={versionsOpen} controls={versionsId} onToggle={() => setVersionsOpen(!versionsOpen)} /> : null}
         {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
         {targeted ? <span className="badge target-badge">linked</span> : null}
       </p>
-      <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
-      {onOpenThread && message.thread_root === null ? <ThreadLink message={message} now={now} open={threadOpen} onOpen={onOpenThread} /> : null}
+      {editing ? (
+        <EditMessage message={message} onDone={() => setEditing(false)} />
+      ) : (
+        <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
+      )}
+      {versionsOpen && message.edited_ts !== null ? <MessageVersions message={message} id={versionsId} /> : null}
+      {!editing ? (
+        <div className="message-actions">
+          {onOpenThread && message.thread_root === null ? <ThreadLink message={message} now={now} open={threadOpen} onOpen={onOpenThread} /> : null}
+          {mine ? (
+            <button type="button" className="link-button message-action" onClick={() => setEditing(true)}>
+              Edit<span className="visually-hidden"> your message</span>
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -229,7 +249,7 @@ export function MessageItem({
 function ThreadLink({ message, now, open, onOpen }: { message: Message; now: number; open: boolean; onOpen: (root: number) => void }) {
   const count = message.reply_count ?? 0;
   return (
-    <p className="thread-link">
+    <>
       {count > 0 ? (
         <button type="button" className="link-button replies" aria-expanded={open} onClick={() => onOpen(message.id)}>
           {count === 1 ? '1 reply' : `${count} replies`}
@@ -241,10 +261,10 @@ function ThreadLink({ message, now, open, onOpen }: { message: Message; now: num
         </span>
       ) : null}
       {count === 0 ? (
-        <button type="button" className="link-button reply-action" aria-expanded={open} onClick={() => onOpen(message.id)}>
+        <button type="button" className="link-button message-action" aria-expanded={open} onClick={() => onOpen(message.id)}>
           Reply in thread<span className="visually-hidden"> to @{message.author}</span>
         </button>
       ) : null}
-    </p>
+    </>
   );
 }
