@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { parseQuery, type ParsedQuery } from '../src/search/query-language.js';
-import { snippet } from '../src/search/snippet.js';
+import { markdownPlainText } from '../src/search/plain-text.js';
+import { markdownSnippet, snippet } from '../src/search/snippet.js';
 import { fold, indexTerms, MAX_TERM_LENGTH, terms } from '../src/search/text.js';
 
 /** Each term as `term@start-end`, offsets in code points. */
@@ -260,5 +261,54 @@ describe('search snippets: properties', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('search snippets of Markdown', () => {
+  it('reads the text a reader sees: syntax gone, links by their text, images by theirs, each block apart', () => {
+    const markdown = [
+      '## Trellis care',
+      'Water **weekly**, _gently_ and ~~never~~ `twice`; see [the guide](https://x.test/guide "Guide").',
+      '',
+      '> quoted',
+      '- one',
+      '- two',
+      '',
+      '![a vine](vine.png) <b>raw</b> [ref][g] and a note[^1]',
+      '',
+      '| tool | use |',
+      '|---|---|',
+      '| shears | vines |',
+      '',
+      '```ts',
+      'const trellis = 1;',
+      '```',
+      '',
+      '[g]: https://x.test/g',
+      '[^1]: The note.',
+    ].join('\n');
+    assert.equal(
+      markdownPlainText(markdown).replace(/\s+/g, ' ').trim(),
+      'Trellis care Water weekly, gently and never twice; see the guide. quoted one two a vine <b>raw</b> ref and a note tool use shears vines const trellis = 1; The note.',
+    );
+    // Blocks never run together into one word.
+    assert.deepEqual(indexTerms(markdownPlainText('# Care\nWater')), ['care', 'water']);
+  });
+
+  it('shows text nested too deep to parse as it is written', () => {
+    assert.equal(markdownPlainText(`${'>'.repeat(100_000)} deep`), `${'>'.repeat(100_000)} deep`);
+  });
+
+  it('reads a long text only as far as its window, finding what lies past the first part read', () => {
+    // Six terms a paragraph: the index holds the first 2,730 or so.
+    const markdown = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i} of the **orchard** log.\n\n`).join('') + 'The *quokka* at the end.\n';
+    const plain = markdownPlainText(markdown);
+    for (const query of ['orchard', '"paragraph 2000"', 'paragraph 2500 log']) {
+      assert.deepEqual(markdownSnippet(markdown, parseQuery(query)), snippet(plain, parseQuery(query)), query);
+    }
+    // Past what the index holds, a match can only have been found elsewhere: the text's start.
+    const late = markdownSnippet(markdown, parseQuery('quokka'));
+    assert.deepEqual(late.highlights, []);
+    assert.ok(late.snippet.startsWith('Paragraph 0 of the orchard log.') && late.snippet.endsWith('…'), late.snippet);
   });
 });

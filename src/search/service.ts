@@ -7,10 +7,10 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { decodeCursor, encodeCursor, MAX_OFFSET } from './page-cursor.js';
 import { fts5Match, tsquery } from './match-syntax.js';
 import { parseQuery, type ParsedQuery, type Place } from './query-language.js';
+import { resultTexts } from './result-text.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchKind, type SearchPage, type SearchRequest, type SearchResult } from './schemas.js';
 import { searchScope, type SearchScope } from './scope.js';
 import type { SearchDocumentTable } from './tables.js';
-import { snippet } from './snippet.js';
 
 /** The FTS5 table holds the terms on SQLite; only search reads it, so the shared schema leaves it out. */
 type Indexed = DatabaseSchema & { search_terms: { rowid: number; title: string; body: string } };
@@ -174,7 +174,7 @@ function matchesFilters(eb: Docs, filters: Filters): Expression<SqlBool> {
 /** The text and event of each row on the page, read from the records themselves. */
 async function describe(db: Kysely<DatabaseSchema>, rows: DocumentRow[], parsed: ParsedQuery): Promise<SearchResult[]> {
   if (rows.length === 0) return [];
-  const texts = await recordTexts(db, rows);
+  const texts = await resultTexts(db, rows, parsed);
   const cursors = await eventCursors(db, rows);
   const results: SearchResult[] = [];
   for (const row of rows) {
@@ -183,9 +183,6 @@ async function describe(db: Kysely<DatabaseSchema>, rows: DocumentRow[], parsed:
     // Indexed in a transaction whose event the sequencer has not numbered yet (PostgreSQL, for
     // a moment after commit): the feeds do not show it yet either.
     if (text === undefined || cursor === undefined) continue;
-    const body = text.body.length > 0 ? snippet(text.body, parsed) : null;
-    const titled = text.title !== null ? snippet(text.title, parsed) : null;
-    const shown = body !== null && (body.highlights.length > 0 || titled === null || titled.highlights.length === 0) ? body : titled ?? { snippet: '', highlights: [] };
     const id = row.kind === 'resource' ? row.record_key.slice('resource:'.length) : Number(row.record_key.slice(row.record_key.indexOf(':') + 1));
     results.push({
       kind: row.kind,
@@ -197,41 +194,12 @@ async function describe(db: Kysely<DatabaseSchema>, rows: DocumentRow[], parsed:
       ...(text.title !== null ? { title: text.title } : {}),
       author: row.author,
       created_ts: row.created_ts,
-      snippet: shown.snippet,
-      highlights: shown.highlights,
+      snippet: text.snippet,
+      highlights: text.highlights,
       event_cursor: cursor,
     });
   }
   return results;
-}
-
-async function recordTexts(db: Kysely<DatabaseSchema>, rows: DocumentRow[]): Promise<Map<string, { title: string | null; body: string }>> {
-  const texts = new Map<string, { title: string | null; body: string }>();
-  const ids = (kind: SearchKind) => rows.filter((row) => row.kind === kind).map((row) => row.record_key.slice(row.record_key.indexOf(':') + 1));
-  const messageIds = ids('message').map(Number);
-  if (messageIds.length > 0) {
-    for (const row of await db.selectFrom('messages').select(['id', 'body']).where('id', 'in', messageIds).execute()) {
-      texts.set(`message:${row.id}`, { title: null, body: row.body });
-    }
-  }
-  const taskIds = ids('task').map(Number);
-  if (taskIds.length > 0) {
-    for (const row of await db.selectFrom('tasks').select(['id', 'title', 'body']).where('id', 'in', taskIds).execute()) {
-      texts.set(`task:${row.id}`, { title: row.title, body: row.body });
-    }
-  }
-  const resourceIds = ids('resource');
-  if (resourceIds.length > 0) {
-    const current = await db
-      .selectFrom('resources')
-      .innerJoin('resource_versions', (join) => join.onRef('resource_versions.resource_id', '=', 'resources.id').onRef('resource_versions.version', '=', 'resources.current_version'))
-      .innerJoin('blobs', 'blobs.digest', 'resource_versions.digest')
-      .select(['resources.id', 'resource_versions.name', 'blobs.bytes'])
-      .where('resources.id', 'in', resourceIds)
-      .execute();
-    for (const row of current) texts.set(`resource:${row.id}`, { title: row.name, body: Buffer.from(row.bytes).toString('utf8') });
-  }
-  return texts;
 }
 
 /** The event that made each record's text current: its posting, its creation (a pin proposal is a task created by `pin_proposed`), the Resource's current version. */

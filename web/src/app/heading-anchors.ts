@@ -1,10 +1,11 @@
 import GithubSlugger from 'github-slugger';
-import type { Heading, Root } from 'mdast';
+import type { Heading, Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { gfm } from 'micromark-extension-gfm';
 import { visit } from 'unist-util-visit';
+import { plainText } from '../../../src/search/plain-text';
 
 // Anchors for a document's headings: GitHub's slugs of their text (repeats
 // numbered `-1`, `-2`…), so an address like `…#planting-notes` means what
@@ -26,7 +27,7 @@ export function headingIds(tree: Root): Array<{ heading: Heading; id: string }> 
 
 /**
  * A remark plugin giving every heading its anchor id. It reads the same tree
- * react-markdown renders, so the ids are the ones `headingBefore` finds.
+ * react-markdown renders, so the ids are the ones `headingOfMatch` finds.
  */
 export function remarkHeadingIds() {
   return (tree: Root) => {
@@ -37,15 +38,20 @@ export function remarkHeadingIds() {
 }
 
 /**
- * The anchor of the nearest heading that starts at or before `offset` (a
- * string index into `source`), parsed as the Resource page parses it (GFM),
- * so a `#` inside a code block is no heading. Null before the first heading.
+ * The anchor of the nearest heading at or before a search match in `source`,
+ * parsed as the Resource page parses it (GFM), so a `#` inside a code block is
+ * no heading. A search snippet quotes the Markdown's plain text, read by the
+ * server's own rule (`plainText`): `find` places the match in that text (a
+ * string index), or answers null. Null too before the first heading.
  */
-export function headingBefore(source: string, offset: number): string | null {
+export function headingOfMatch(source: string, find: (plain: string) => number | null): string | null {
   const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const starts = new Map<Nodes, number>();
+  const offset = find(plainText(tree, (node, at) => void (node.type === 'heading' && starts.set(node, at))));
+  if (offset === null) return null;
   let anchor: string | null = null;
   for (const { heading, id } of headingIds(tree)) {
-    const start = heading.position?.start.offset;
+    const start = starts.get(heading);
     if (start === undefined || start > offset) break;
     anchor = id;
   }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { headingBefore } from '../app/heading-anchors';
+import { headingOfMatch } from '../app/heading-anchors';
 import { Link } from '../app/router';
 import { Handle, RelativeTime } from '../app/ui';
 import { useResource } from '../resources/queries';
@@ -34,16 +34,16 @@ function DiscussionResult({ result, reader, taskId }: { result: SearchResult; re
 
 /**
  * A Resource leads to the heading above its first match. The snippet is a
- * window of the text, so the text itself is read (the same read the Resource
- * page makes, so opening it costs nothing more) to find where the window sits.
+ * window of the text's plain text, so the text itself is read (the same read
+ * the Resource page makes, so opening it costs nothing more) to find where
+ * the window sits.
  */
 function ResourceResult({ result, reader }: { result: SearchResult; reader: string | null }) {
   const doc = useResource(result.space, String(result.id));
   const content = doc.data?.content;
   const anchor = useMemo(() => {
     if (content === undefined) return null;
-    const offset = firstMatchOffset(content, result.snippet, result.highlights);
-    return offset === null ? null : headingBefore(content, offset);
+    return headingOfMatch(content, (plain) => firstMatchOffset(plain, result.snippet, result.highlights));
   }, [content, result.snippet, result.highlights]);
   return <ResultCard result={result} path={resultPath(result, reader, anchor)} headline={result.title ?? `Resource ${String(result.id)}`} />;
 }
