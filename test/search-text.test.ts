@@ -112,6 +112,18 @@ describe('search terms: properties', () => {
     );
   });
 
+  it('reads text of ASCII alone (its own quicker path) as it reads the same text among other characters', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)), maxLength: 200 });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        // A character past ASCII, after a separator, sends the whole text through the general path.
+        assert.deepEqual(terms(text), terms(`${text} é`).slice(0, -1));
+      }),
+      { numRuns: 3000 },
+    );
+    assert.deepEqual(spans(`A${'b'.repeat(70)} x\u0010y Z9`), [`a${'b'.repeat(63)}@0-71`, 'x@72-73', 'y@74-75', 'z9@76-78']);
+  });
+
   it('finds the same terms again in its own terms, as the index and FTS5 rely on', () => {
     fc.assert(
       fc.property(anyText, (text) => {

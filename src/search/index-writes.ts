@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Dialect } from '../storage/dialect.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -148,7 +148,10 @@ export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
 /**
  * A new record's document: one statement on either database. On SQLite it
  * goes through the view `search_document_writes`, whose trigger writes the
- * row and its FTS5 terms (migration 0022).
+ * row and its FTS5 terms (migration 0022). That statement is written once, not
+ * built per post: Kysely's `sql` template parses each of its eleven values
+ * into a query tree and compiles it again at every call, a tenth of what the
+ * index adds to a post.
  */
 async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
   if (tx.dialect === 'postgres') {
@@ -157,11 +160,26 @@ async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
   }
   const terms = documentTerms(document.title, document.body);
   const row = document.row;
-  await sql`insert into search_document_writes
-    (kind, record_key, space, channel, task_id, direct_member_a, direct_member_b, author, created_ts, title_terms, body_terms)
-    values (${row.kind}, ${row.record_key}, ${row.space}, ${row.channel ?? null}, ${row.task_id ?? null}, ${row.direct_member_a ?? null},
-      ${row.direct_member_b ?? null}, ${row.author}, ${row.created_ts}, ${ftsColumn(terms.title)}, ${ftsColumn(terms.body)})`.execute(tx.db);
+  await tx.db.executeQuery(
+    CompiledQuery.raw(SQLITE_WRITE_NEW, [
+      row.kind,
+      row.record_key,
+      row.space,
+      row.channel ?? null,
+      row.task_id ?? null,
+      row.direct_member_a ?? null,
+      row.direct_member_b ?? null,
+      row.author,
+      row.created_ts,
+      ftsColumn(terms.title),
+      ftsColumn(terms.body),
+    ]),
+  );
 }
+
+const SQLITE_WRITE_NEW = `insert into search_document_writes
+  (kind, record_key, space, channel, task_id, direct_member_a, direct_member_b, author, created_ts, title_terms, body_terms)
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * A Resource just created or given a new version: its document now says what

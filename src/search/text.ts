@@ -114,6 +114,10 @@ export function terms(text: string): Term[] {
  * the text only up to its window): `visit` returns false to stop.
  */
 export function scanTerms(text: string, visit: (term: Term) => boolean | void): void {
+  if (ASCII.test(text)) {
+    scanAsciiTerms(text, visit);
+    return;
+  }
   let term = '';
   let start = -1;
   let end = -1;
@@ -149,6 +153,27 @@ export function scanTerms(text: string, visit: (term: Term) => boolean | void): 
     i += 1;
   }
   flush();
+}
+
+const ASCII = /^[\0-\x7f]*$/;
+
+/**
+ * scanTerms() for text of ASCII alone, most of what is written, at a fraction
+ * of the cost: there a letter or digit folds to itself lower-cased, nothing is
+ * a mark, and a code unit is a code point.
+ */
+function scanAsciiTerms(text: string, visit: (term: Term) => boolean | void): void {
+  let start = -1;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    // `| 0x20` lower-cases a letter.
+    if (((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || (code >= 0x30 && code <= 0x39)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (visit({ term: text.slice(start, Math.min(i, start + MAX_TERM_LENGTH)).toLowerCase(), start, end: i }) === false) return;
+      start = -1;
+    }
+  }
 }
 
 /** Cuts a term to MAX_TERM_LENGTH code points, never inside a surrogate pair. */
