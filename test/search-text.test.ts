@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { parseQuery, type ParsedQuery } from '../src/search/query-language.js';
-import { markdownPlainText } from '../src/search/plain-text.js';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { markdownPlainText, plainText } from '../src/search/plain-text.js';
 import { markdownSnippet, snippet } from '../src/search/snippet.js';
 import { fold, indexTerms, MAX_TERM_LENGTH, terms } from '../src/search/text.js';
 
@@ -305,6 +308,20 @@ describe('search snippets of Markdown', () => {
     );
     // Blocks never run together into one word.
     assert.deepEqual(indexTerms(markdownPlainText('# Care\nWater')), ['care', 'water']);
+  });
+
+  it('reads text without Markdown syntax as written, but for whitespace, without parsing it', () => {
+    const unit = fc.constantFrom(...'abc XYZ 019 é東\n\n\t  .,;:?\'"/()@$%^{}-+ 1'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 120 }), (text) => {
+        const parsed = plainText(fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+        const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+        const fast = markdownPlainText(text);
+        if (fast === text) assert.equal(flat(fast), flat(parsed), JSON.stringify(text));
+      }),
+      { numRuns: 3000 },
+    );
+    assert.equal(markdownPlainText('a plain note, nothing more\n'), 'a plain note, nothing more\n');
   });
 
   it('shows text nested too deep to parse as it is written', () => {
