@@ -4214,7 +4214,7 @@ export interface components {
         ValidationFailed: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "invalid_request" | "url_invalid" | "task_required";
+                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "search_too_broad" | "invalid_request" | "url_invalid" | "task_required";
                 [name: string]: unknown;
             };
             content: {

@@ -11,6 +11,7 @@ import { resultTexts } from './result-text.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchKind, type SearchPage, type SearchRequest, type SearchResult } from './schemas.js';
 import { searchScope, type SearchScope } from './scope.js';
 import type { SearchDocumentTable } from './tables.js';
+import { withSearchTimeout } from './statement-timeout.js';
 
 /** The FTS5 table holds the terms on SQLite; only search reads it, so the shared schema leaves it out. */
 type Indexed = DatabaseSchema & { search_terms: { rowid: number; title: string; body: string } };
@@ -76,6 +77,7 @@ async function requireKnownSpaces(db: Kysely<DatabaseSchema>, slugs: string[]): 
 }
 
 type DocumentRow = Selectable<SearchDocumentTable>;
+const DOCUMENT_FIELDS = ['id', 'kind', 'record_key', 'space', 'channel', 'task_id', 'direct_member_a', 'direct_member_b', 'author', 'created_ts'] as const;
 
 async function findDocuments(
   db: Database,
@@ -87,7 +89,7 @@ async function findDocuments(
   limit: number,
 ): Promise<DocumentRow[]> {
   const k = db.kysely as unknown as Kysely<Indexed>;
-  const columns = ['d.id', 'd.kind', 'd.record_key', 'd.space', 'd.channel', 'd.task_id', 'd.direct_member_a', 'd.direct_member_b', 'd.author', 'd.created_ts'] as const;
+  const columns = DOCUMENT_FIELDS.map((field) => `d.${field}` as const);
   const fts = db.dialect === 'sqlite' ? fts5Match(parsed) : null;
   // SQLite: the match leads the join. The planner cannot tell how many records a
   // match holds, and given an operator's index (from:, in:, after:) starts there,
@@ -104,23 +106,50 @@ async function findDocuments(
     .select(columns)
     .where((eb) => readable(eb as unknown as Docs, scope))
     .where((eb) => matchesFilters(eb as unknown as Docs, filters));
-  if (db.dialect === 'postgres') {
-    const terms = tsquery(parsed);
-    if (terms !== null) {
-      query = query.where(sql<SqlBool>`d.terms @@ ${terms}::tsquery`);
-      if (sort === 'relevance') query = query.orderBy(sql`ts_rank_cd(d.terms, ${terms}::tsquery)`, 'desc');
-    }
-  } else {
-    const { match, exclude } = fts!;
-    if (match !== null) {
-      query = query.where(sql<SqlBool>`search_terms MATCH ${match}`);
-      if (sort === 'relevance') query = query.orderBy(sql`bm25(search_terms, 4.0, 1.0)`, 'asc');
-    }
-    if (exclude !== null) query = query.where(sql<SqlBool>`d.id not in (select rowid from search_terms where search_terms match ${exclude})`);
+  const terms = db.dialect === 'postgres' ? tsquery(parsed) : null;
+  if (terms !== null) query = query.where(sql<SqlBool>`d.terms @@ ${terms}::tsquery`);
+  if (fts !== null) {
+    if (fts.match !== null) query = query.where(sql<SqlBool>`search_terms MATCH ${fts.match}`);
+    if (fts.exclude !== null) query = query.where(sql<SqlBool>`d.id not in (select rowid from search_terms where search_terms match ${fts.exclude})`);
   }
-  const rows = await query.orderBy('d.created_ts', 'desc').orderBy('d.id', 'desc').limit(limit).offset(offset).execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), task_id: row.task_id === null ? null : Number(row.task_id) })) as DocumentRow[];
+  const ranked = sort === 'relevance' && parsed.include.length > 0;
+  if (!ranked) {
+    const rows = await withSearchTimeout(db, (run) => run.executeQuery(query.orderBy('d.created_ts', 'desc').orderBy('d.id', 'desc').limit(limit).offset(offset)));
+    return rows.rows.map(documentRow);
+  }
+  // Relevance ranks the newest RANKED_MATCHES readable matches only (docs/search.md,
+  // "Ranking, order and pages"): the index's own order is newest first and both
+  // databases can walk it and stop, where ranking every match first costs what
+  // the words match (`the`: 616,000 documents, a second).
+  // FTS5 scores a row only while its match is being read, so bm25 is taken inside;
+  // ts_rank_cd is taken outside, for the survivors alone rather than every match.
+  const newest = query
+    .$if(led, (q) => q.select(sql<number>`bm25(search_terms, 4.0, 1.0)`.as('score')))
+    .$if(!led, (q) => q.select(sql<string>`d.terms`.as('terms')))
+    .orderBy(led ? sql`search_terms.rowid` : sql`d.id`, 'desc')
+    .limit(RANKED_MATCHES);
+  const page = k
+    .selectFrom(newest.as('newest'))
+    .select(DOCUMENT_FIELDS.map((field) => `newest.${field}` as const))
+    // bm25 is lower for better matches, ts_rank_cd higher.
+    .orderBy(led ? sql`newest.score` : sql`ts_rank_cd(newest.terms, ${terms}::tsquery)`, led ? 'asc' : 'desc')
+    .orderBy('newest.created_ts', 'desc')
+    .orderBy('newest.id', 'desc')
+    .limit(limit)
+    .offset(offset);
+  const rows = await withSearchTimeout(db, (run) => run.executeQuery(page));
+  return rows.rows.map(documentRow);
 }
+
+/**
+ * How many of a query's matches relevance ranks: the newest this many the
+ * caller may read. Paging stops at MAX_OFFSET results, so every page a client
+ * can reach comes from the same ranked set.
+ */
+export const RANKED_MATCHES = 1000;
+
+const documentRow = (row: Record<string, unknown>): DocumentRow =>
+  ({ ...row, id: Number(row.id), task_id: row.task_id === null ? null : Number(row.task_id) }) as unknown as DocumentRow;
 
 function readable(eb: Docs, scope: SearchScope): Expression<SqlBool> {
   const publicSpace = eb.and([eb('spaces.status', '=', 'active'), eb('spaces.join_policy', '!=', 'invite')]);

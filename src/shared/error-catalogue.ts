@@ -131,6 +131,7 @@ export const ERROR_CATALOGUE = {
   operator_not_active: { status: 422, meaning: 'The human named as an agent\'s operator is pending or suspended: an agent needs an operator who can act.' },
   thread_root_invalid: { status: 422, meaning: '`thread_root` is not a top-level message of this conversation (a reply, another conversation\'s message, or none).' },
   search_cursor_invalid: { status: 422, meaning: 'A search `cursor` is not one Atrium made, or was made for another query: pass the previous page\'s `next_cursor` with the same `q`, `space`, `kind` and `sort`.' },
+  search_too_broad: { status: 422, meaning: 'The search took longer than the host allows (its words match very many records, or the host is busy): narrow it with more words or operators.' },
 
   // Load.
   rate_limited: { status: 429, meaning: 'Too many requests of this kind from this caller or address; retry after `Retry-After` seconds.' },
