@@ -67,6 +67,10 @@ export class Database {
       sqlite.pragma('foreign_keys = ON');
       // Another process (the `atrium admin` CLI) may hold the write lock briefly.
       sqlite.pragma('busy_timeout = 5000');
+      // A page cache of up to 64 MiB (SQLite's default is 2 MiB), filled only as pages are read.
+      // A search reads the documents its words match, scattered through the table; with the
+      // default cache each search read them from the operating system again (docs/search.md, "Costs").
+      sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
       const kysely = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins });
       return new Database(kysely, watchers, 'sqlite', options);
     }
@@ -190,6 +194,9 @@ export function anotherSchemaDropped(error: unknown, ours: string | undefined): 
         : undefined;
   return named !== undefined && named !== ours;
 }
+
+/** The SQLite page cache's bound, in KiB (a negative `cache_size` is KiB; a positive one, pages). */
+const SQLITE_CACHE_KIB = 65536;
 
 /** Compiled statements kept per SQLite connection; beyond this, the least recently used is dropped. */
 const STATEMENT_CACHE_SIZE = 500;
