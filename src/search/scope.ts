@@ -31,6 +31,14 @@ export interface SearchScope {
   hosted: string[];
   /** An OAuth grant's Spaces, when the token is narrowed; null when it is not. */
   granted: string[] | null;
+  /**
+   * Every Space whose records the caller may read, or null for every Space
+   * there is. A list rather than a join on `spaces` and `space_memberships` in
+   * the search: PostgreSQL's plan for that join rested on the statistics of
+   * `spaces`, and without them ran the terms' index scan once per public Space
+   * (docs/search.md, "Costs").
+   */
+  readable: string[] | null;
 }
 
 export async function searchScope(db: Kysely<DatabaseSchema>, actor: Actor): Promise<SearchScope> {
@@ -49,5 +57,25 @@ export async function searchScope(db: Kysely<DatabaseSchema>, actor: Actor): Pro
       .execute();
     hosted = rows.map((row) => row.space!).filter((space) => space !== null);
   }
-  return { everySpace, member: active?.member.handle ?? null, hosted, granted };
+  const member = active?.member.handle ?? null;
+  return { everySpace, member, hosted, granted, readable: await readableSpaces(db, { everySpace, member, hosted, granted }) };
+}
+
+/** Public Spaces, and within a narrowed grant what admission and Owner/Host roles add. */
+async function readableSpaces(db: Kysely<DatabaseSchema>, scope: Omit<SearchScope, 'readable'>): Promise<string[] | null> {
+  if (scope.everySpace && scope.granted === null) return null;
+  const active = db.selectFrom('spaces').select('slug').where('status', '=', 'active');
+  const readable = new Set((await active.where('join_policy', '!=', 'invite').execute()).map((row) => row.slug));
+  const privileged = scope.everySpace ? [...scope.granted!] : [...scope.hosted];
+  if (!scope.everySpace && scope.member !== null) {
+    const admitted = await active
+      .where('slug', 'in', (eb) =>
+        eb.selectFrom('space_memberships').select('space').where('member_handle', '=', scope.member!).where('state', '=', 'admitted'),
+      )
+      .execute();
+    privileged.push(...admitted.map((row) => row.slug));
+  }
+  // Outside its Spaces a narrowed OAuth token reads only what is public, as on every read.
+  for (const space of privileged) if (scope.granted === null || scope.granted.includes(space)) readable.add(space);
+  return [...readable];
 }

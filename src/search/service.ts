@@ -15,7 +15,7 @@ import { withSearchTimeout } from './statement-timeout.js';
 
 /** The FTS5 table holds the terms on SQLite; only search reads it, so the shared schema leaves it out. */
 type Indexed = DatabaseSchema & { search_terms: { rowid: number; title: string; body: string } };
-type Docs = ExpressionBuilder<Indexed & { d: DatabaseSchema['search_documents'] }, 'd' | 'spaces'>;
+type Docs = ExpressionBuilder<Indexed & { d: DatabaseSchema['search_documents'] }, 'd'>;
 
 /**
  * `GET /v0/search` (docs/search.md). One query finds, filters by what the
@@ -102,9 +102,8 @@ async function findDocuments(
     ? (k.selectFrom('search_terms').crossJoin('search_documents as d').whereRef('search_terms.rowid', '=', 'd.id') as unknown as typeof unmatched)
     : unmatched;
   let query = documents
-    .innerJoin('spaces', 'spaces.slug', 'd.space')
     .select(columns)
-    .where((eb) => readable(eb as unknown as Docs, scope))
+    .where((eb) => readable(eb as unknown as Docs, scope, db.dialect))
     .where((eb) => matchesFilters(eb as unknown as Docs, filters));
   const terms = db.dialect === 'postgres' ? tsquery(parsed) : null;
   if (terms !== null) query = query.where(sql<SqlBool>`d.terms @@ ${terms}::tsquery`);
@@ -151,33 +150,18 @@ export const RANKED_MATCHES = 1000;
 const documentRow = (row: Record<string, unknown>): DocumentRow =>
   ({ ...row, id: Number(row.id), task_id: row.task_id === null ? null : Number(row.task_id) }) as unknown as DocumentRow;
 
-function readable(eb: Docs, scope: SearchScope): Expression<SqlBool> {
-  const publicSpace = eb.and([eb('spaces.status', '=', 'active'), eb('spaces.join_policy', '!=', 'invite')]);
-  const privileged: Expression<SqlBool>[] = [];
-  if (scope.everySpace) privileged.push(sql<SqlBool>`1 = 1`);
-  if (scope.member !== null) {
-    privileged.push(
-      eb.and([
-        eb('spaces.status', '=', 'active'),
-        eb(
-          'd.space',
-          'in',
-          eb
-            .selectFrom('space_memberships')
-            .select('space_memberships.space')
-            .where('space_memberships.member_handle', '=', scope.member)
-            .where('space_memberships.state', '=', 'admitted'),
-        ),
-      ]),
-    );
-  }
-  if (scope.hosted.length > 0) privileged.push(eb('d.space', 'in', scope.hosted));
-  // Outside its Spaces a narrowed OAuth token reads only what is public, as on every read.
-  const withinGrant = (condition: Expression<SqlBool>) =>
-    scope.granted === null ? condition : scope.granted.length === 0 ? sql<SqlBool>`1 = 0` : eb.and([eb('d.space', 'in', scope.granted), condition]);
-  const spaceReadable = eb.or([publicSpace, ...(privileged.length > 0 ? [withinGrant(eb.or(privileged))] : [])]);
+function readable(eb: Docs, scope: SearchScope, dialect: Database['dialect']): Expression<SqlBool> {
+  // One parameter however many Spaces there are: PostgreSQL takes an array, SQLite a JSON array.
+  const spaceReadable =
+    scope.readable === null
+      ? sql<SqlBool>`1 = 1`
+      : dialect === 'postgres'
+        ? sql<SqlBool>`d.space = any(${scope.readable}::text[])`
+        : sql<SqlBool>`d.space in (select value from json_each(${JSON.stringify(scope.readable)}))`;
   // A direct message is its two participants' alone (no role reads another's), and a narrowed
   // token's only inside its Spaces, as in the inbox.
+  const withinGrant = (condition: Expression<SqlBool>) =>
+    scope.granted === null ? condition : scope.granted.length === 0 ? sql<SqlBool>`1 = 0` : eb.and([eb('d.space', 'in', scope.granted), condition]);
   const direct =
     scope.member === null
       ? eb('d.direct_member_a', 'is', null)
