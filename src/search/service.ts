@@ -103,7 +103,7 @@ async function findDocuments(
     : unmatched;
   let query = documents
     .select(columns)
-    .where((eb) => readable(eb as unknown as Docs, scope, db.dialect))
+    .where((eb) => readable(eb as unknown as Docs, scope, db.dialect, filters.directOnly))
     .where((eb) => matchesFilters(eb as unknown as Docs, filters));
   const terms = db.dialect === 'postgres' ? tsquery(parsed) : null;
   if (terms !== null) query = query.where(sql<SqlBool>`d.terms @@ ${terms}::tsquery`);
@@ -150,22 +150,30 @@ export const RANKED_MATCHES = 1000;
 const documentRow = (row: Record<string, unknown>): DocumentRow =>
   ({ ...row, id: Number(row.id), task_id: row.task_id === null ? null : Number(row.task_id) }) as unknown as DocumentRow;
 
-function readable(eb: Docs, scope: SearchScope, dialect: Database['dialect']): Expression<SqlBool> {
+function readable(eb: Docs, scope: SearchScope, dialect: Database['dialect'], directOnly: boolean): Expression<SqlBool> {
   // One parameter however many Spaces there are: PostgreSQL takes an array, SQLite a JSON array.
   const spaceReadable =
     scope.readable === null
       ? sql<SqlBool>`1 = 1`
       : dialect === 'postgres'
         ? sql<SqlBool>`d.space = any(${scope.readable}::text[])`
-        : sql<SqlBool>`d.space in (select value from json_each(${JSON.stringify(scope.readable)}))`;
+        : // The unary + keeps SQLite from reading every readable Space's documents through the Space index.
+          sql<SqlBool>`+d.space in (select value from json_each(${JSON.stringify(scope.readable)}))`;
   // A direct message is its two participants' alone (no role reads another's), and a narrowed
   // token's only inside its Spaces, as in the inbox.
   const withinGrant = (condition: Expression<SqlBool>) =>
     scope.granted === null ? condition : scope.granted.length === 0 ? sql<SqlBool>`1 = 0` : eb.and([eb('d.space', 'in', scope.granted), condition]);
+  const own = (member: string) => withinGrant(eb.or([eb('d.direct_member_a', '=', member), eb('d.direct_member_b', '=', member)]));
+  // With is:dm, only the caller's own conversations: said without the channel posts' branch,
+  // so each database can read them through the direct pair's indexes.
   const direct =
     scope.member === null
-      ? eb('d.direct_member_a', 'is', null)
-      : eb.or([eb('d.direct_member_a', 'is', null), withinGrant(eb.or([eb('d.direct_member_a', '=', scope.member), eb('d.direct_member_b', '=', scope.member)]))]);
+      ? directOnly
+        ? sql<SqlBool>`1 = 0`
+        : eb('d.direct_member_a', 'is', null)
+      : directOnly
+        ? own(scope.member)
+        : eb.or([eb('d.direct_member_a', 'is', null), own(scope.member)]);
   return eb.and([spaceReadable, direct]);
 }
 

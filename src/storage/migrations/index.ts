@@ -24,7 +24,7 @@ import * as search from './0021-search.js';
 import * as searchDocumentWrites from './0022-search-document-writes.js';
 import * as messageThreads from './0023-message-threads.js';
 import * as messageEdits from './0024-message-edits.js';
-import * as membershipsByMember from './0025-memberships-by-member.js';
+import * as searchReadIndexes from './0025-search-read-indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -59,7 +59,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0022-search-document-writes': searchDocumentWrites,
   '0023-message-threads': messageThreads,
   '0024-message-edits': messageEdits,
-  '0025-memberships-by-member': membershipsByMember,
+  '0025-search-read-indexes': searchReadIndexes,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
