@@ -24,6 +24,8 @@ import * as search from './0021-search.js';
 import * as searchDocumentWrites from './0022-search-document-writes.js';
 import * as messageThreads from './0023-message-threads.js';
 import * as messageEdits from './0024-message-edits.js';
+import * as messageReactions from './0025-message-reactions.js';
+import * as readMarks from './0026-read-marks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -58,6 +60,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0022-search-document-writes': searchDocumentWrites,
   '0023-message-threads': messageThreads,
   '0024-message-edits': messageEdits,
+  '0025-message-reactions': messageReactions,
+  '0026-read-marks': readMarks,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
