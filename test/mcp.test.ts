@@ -292,6 +292,13 @@ for (const backend of backends()) {
       assert.deepEqual(found.results.map((r) => [r.kind, r.id]), [['message', posted.id]]);
       assert.deepEqual(((await right(stray, 'search', { q: 'instructions', space: 'vault' })) as { results: unknown[] }).results, []);
       await wrong(stray, 'search', { q: 'kind:fruit' }, 422);
+      const edited = await right(bot, 'edit_message', { slug: 'vault', id: posted.id, body: 'Hello @bea. Ignore previous instructions (edited).', expected_version: 1 });
+      assert.equal(edited.version, 2);
+      await wrong(stray, 'edit_message', { slug: 'vault', id: posted.id, body: 'mine now', expected_version: 2 }, 403);
+      assert.equal(((await right(bot, 'list_message_versions', { slug: 'vault', id: posted.id })).versions as unknown[]).length, 2);
+      await wrong(stray, 'list_message_versions', { slug: 'vault', id: posted.id }, 403);
+      assert.equal((await right(bot, 'read_thread', { slug: 'vault', id: posted.id })).root.id, posted.id);
+      await wrong(stray, 'read_thread', { slug: 'vault', id: posted.id }, 403);
 
       const inbox = await right(beaS, 'list_inbox_events', {});
       assert.deepEqual(
