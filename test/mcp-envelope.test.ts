@@ -130,6 +130,7 @@ const message = {
   last_reply_ts: null,
   version: 1,
   edited_ts: null,
+  reactions: [],
 };
 
 const task = {
@@ -769,6 +770,16 @@ describe('MCP untrusted-content envelope', () => {
         assertSealed(text, [hostile]);
         assert.equal(untrustedAt(structuredContent, 'body').text, hostile);
       }
+    });
+
+    it("wraps a reaction's emoji like a body: members choose it", () => {
+      const reacted = { ...message, reactions: [{ emoji: '👍', count: 2, members: ['olga', 'mallory'] }] };
+      const { structuredContent } = envelope(reacted, Type.Ref('Message'), sharedSchemas, { operation: 'add_reaction' });
+      assert.deepEqual(
+        leaves(structuredContent).map((l) => l.path),
+        ['$.body', '$.reactions[0].emoji'],
+      );
+      assert.deepEqual(unwrap(structuredContent), reacted);
     });
 
     it('keeps a guessed closer inside the block, escaped, and the real closer after it', () => {

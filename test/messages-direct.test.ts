@@ -81,6 +81,7 @@ for (const backend of backends()) {
         'id',
         'last_reply_ts',
         'mentioned_members',
+        'reactions',
         'reply_count',
         'space',
         'task',

@@ -18,6 +18,7 @@ interface Message {
   mentioned_members: string[];
   direct_members?: string[];
   created_ts: string;
+  reactions: unknown[];
 }
 
 /** protocol: Messages, Event types (`message_posted`). */
@@ -71,12 +72,14 @@ for (const backend of backends()) {
         'id',
         'last_reply_ts',
         'mentioned_members',
+        'reactions',
         'reply_count',
         'space',
         'task',
         'thread_root',
         'version',
       ]);
+      assert.deepEqual(message.reactions, []);
       assert.ok(Number.isInteger(message.id) && message.id > 0, `id ${message.id}`);
       assert.equal(message.space, 'plaza');
       assert.equal(message.channel, 'general');

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
+import { Unread } from '../read-marks/unread.js';
 import { SLUG_PATTERN, Timestamp } from '../shared/schemas.js';
 
 /** Channel names are like slugs (protocol: Channels): lowercase letters, digits, single hyphens. */
@@ -22,6 +23,7 @@ export const ChannelSchema = Type.Object(
       description: 'Who created it; for `general`, who approved the Space (null for the steward key).',
     }),
     created_ts: Timestamp,
+    unread: Type.Optional(Unread),
   },
   { $id: 'Channel', additionalProperties: false },
 );

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import { requireActiveSpace } from '../messages/content.js';
 import { conflict } from '../shared/errors.js';
+import { unreadByChannel } from '../read-marks/service.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
 import type { SpaceRecord } from '../spaces/records.js';
 import type { Tx } from '../storage/database.js';
@@ -9,11 +10,16 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { isUniqueViolation } from '../storage/unique-violation.js';
 import { findChannel, getChannel, toChannel, type Channel } from './records.js';
 
-/** Channels of a Space, by name. Listing follows read access (protocol: Space admission). */
+/**
+ * Channels of a Space, by name. Listing follows read access (protocol: Space
+ * admission). A member caller also gets each channel's `unread` count.
+ */
 export async function listChannels(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord): Promise<Channel[]> {
   await requireRead(db, actor, space);
   const rows = await db.selectFrom('channels').selectAll().where('space', '=', space.slug).orderBy('name').execute();
-  return rows.map(toChannel);
+  if (actor.kind !== 'member') return rows.map(toChannel);
+  const unread = await unreadByChannel(db, actor.member.handle, space.slug);
+  return rows.map((row) => ({ ...toChannel(row), unread: unread.get(row.name) ?? 0 }));
 }
 
 /**

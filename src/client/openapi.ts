@@ -1150,6 +1150,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/spaces/{slug}/messages/{id}/reactions/{emoji}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to a message with an emoji
+         * @description By members who may read the message and post where it is (a direct message: its two participants). Answers the message. Once per member and emoji: again changes nothing. At most 50 different emoji per message (409).
+         */
+        put: operations["add_reaction"];
+        post?: never;
+        /**
+         * Take back your reaction to a message
+         * @description By members who may read the message and post where it is (a direct message: its two participants). Answers the message. One you have not made: nothing changes.
+         */
+        delete: operations["remove_reaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/spaces/{slug}/read-marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read how far you have read each conversation of a Space
+         * @description Your read mark per channel and direct conversation that has one. The caller's own, in a Space they may read; no event.
+         */
+        get: operations["list_read_marks"];
+        put?: never;
+        /**
+         * Mark a channel or direct conversation read up to a message
+         * @description Name the channel or, for a direct conversation, the other member (`with`). The mark only moves forward: below it, or past the conversation's newest message, is 422 and nothing changes. The caller's own, in a Space they may read; no event.
+         */
+        post: operations["mark_conversation_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/me/inbox-events": {
         parameters: {
             query?: never;
@@ -3124,6 +3172,86 @@ export interface components {
             created_ts: string;
         };
         /**
+         * reaction_added
+         * @description A member reacted to a message with an emoji.
+         */
+        ReactionAddedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reaction_added";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                /** @description The message's channel; null for direct and task messages. */
+                channel: string | null;
+                /** @description The task of a task discussion message, else null. */
+                task: number | null;
+                /** @description One fully-qualified Unicode emoji. */
+                emoji: string;
+                /** @description Direct messages only: the two members. */
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * reaction_removed
+         * @description A member took back their reaction to a message.
+         */
+        ReactionRemovedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reaction_removed";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                /** @description The message's channel; null for direct and task messages. */
+                channel: string | null;
+                /** @description The task of a task discussion message, else null. */
+                task: number | null;
+                /** @description One fully-qualified Unicode emoji. */
+                emoji: string;
+                /** @description Direct messages only: the two members. */
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
          * resource_created
          * @description A Resource was created with its first version.
          */
@@ -3523,7 +3651,7 @@ export interface components {
             created_ts: string;
         };
         /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
-        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ReactionAddedEvent"] | components["schemas"]["ReactionRemovedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
         FeedPage: {
             events: components["schemas"]["Event"][];
             /** @description The last event's cursor, or `since` on an empty page. */
@@ -3654,6 +3782,8 @@ export interface components {
              * @description ISO 8601 date-time, UTC, ending in Z
              */
             created_ts: string;
+            /** @description The caller's messages to read here: others' messages after their read mark; 100 means 100 or more. Members only. */
+            unread?: number;
         };
         Message: {
             /** @description Host-wide message id. */
@@ -3685,6 +3815,15 @@ export interface components {
             version: number;
             /** @description When it was last edited; null if never. */
             edited_ts: string | null;
+            /** @description Reactions, by the time each emoji was first used. */
+            reactions: {
+                /** @description One fully-qualified Unicode emoji. */
+                emoji: string;
+                /** @description Members who reacted with it. */
+                count: number;
+                /** @description The first 20 of them, earliest first. */
+                members: string[];
+            }[];
         };
         MessageList: {
             /** @description Newest first. */
@@ -3720,6 +3859,24 @@ export interface components {
                  */
                 created_ts: string;
             }[];
+            protocol: string;
+        };
+        ReadMark: {
+            /** @description The channel; null for a direct conversation. */
+            channel: string | null;
+            /** @description The other member of a direct conversation; null for a channel. */
+            with: string | null;
+            /** @description Read up to and including this message id. */
+            message_id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            updated_ts: string;
+        };
+        ReadMarkList: {
+            /** @description Channels first, by name, then direct conversations. */
+            read_marks: components["schemas"]["ReadMark"][];
             protocol: string;
         };
         /** @description Current metadata of a Resource: `mime_type`, `digest` and `byte_length` are those of its current version. */
@@ -4214,7 +4371,7 @@ export interface components {
         ValidationFailed: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "search_too_broad" | "invalid_request" | "url_invalid" | "task_required";
+                "Atrium-Error": "body_malformed" | "validation_failed" | "unknown_reference" | "cursor_beyond_head" | "idempotency_key_reused" | "repository_unavailable" | "webhook_url_refused" | "challenge_failed" | "emoji_invalid" | "read_mark_backwards" | "read_mark_beyond_head" | "mention_too_complex" | "search_query_invalid" | "operator_not_active" | "thread_root_invalid" | "search_cursor_invalid" | "search_too_broad" | "invalid_request" | "url_invalid" | "task_required";
                 [name: string]: unknown;
             };
             content: {
@@ -4225,7 +4382,7 @@ export interface components {
         Conflict: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
+                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "reaction_limit_reached" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
                 [name: string]: unknown;
             };
             content: {
@@ -6701,7 +6858,8 @@ export interface operations {
                      *       "reply_count": 0,
                      *       "last_reply_ts": null,
                      *       "version": 1,
-                     *       "edited_ts": null
+                     *       "edited_ts": null,
+                     *       "reactions": []
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -6965,6 +7123,161 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    add_reaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+                /** @description One fully-qualified Unicode emoji; URL-encoded in a path. */
+                emoji: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    remove_reaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+                /** @description One fully-qualified Unicode emoji; URL-encoded in a path. */
+                emoji: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    list_read_marks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The read marks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadMarkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    mark_conversation_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Channel name: 1-64 lowercase letters, digits and single hyphens; unique in its Space. */
+                    channel?: string;
+                    /** @description The other member of a direct conversation. */
+                    with?: string;
+                    /** @description Read up to and including this message id. */
+                    message_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The read mark, as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadMark"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

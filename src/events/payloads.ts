@@ -36,6 +36,13 @@ const Digest = Type.String({ pattern: '^sha256:[0-9a-f]{64}$', description: 'Con
 const Pins = Type.Array(Type.String(), { maxItems: 5, description: 'Pinned Resource ids and `repo:<path>.md` entries, in order.' });
 const Reason = (what: string) => UntrustedText({ description: what });
 const RoleName = RoleSchema;
+const ReactionFields = {
+  message_id: Type.Integer({ minimum: 1 }),
+  channel: Type.Union([Type.String(), Type.Null()], { description: "The message's channel; null for direct and task messages." }),
+  task: Type.Union([TaskId, Type.Null()], { description: 'The task of a task discussion message, else null.' }),
+  emoji: UntrustedText({ description: 'One fully-qualified Unicode emoji.' }),
+  direct_members: Type.Optional(Type.Array(Handle, { minItems: 2, maxItems: 2, description: 'Direct messages only: the two members.' })),
+};
 
 export const EVENT_PAYLOAD_FIELDS = {
   space_proposed: { slug: Slug, name: SpaceName, join_policy: JoinPolicy },
@@ -114,6 +121,8 @@ export const EVENT_PAYLOAD_FIELDS = {
     mentioned_members: Type.Array(Handle, { description: 'The members that version mentions.' }),
     direct_members: Type.Optional(Type.Array(Handle, { minItems: 2, maxItems: 2 })),
   },
+  reaction_added: ReactionFields,
+  reaction_removed: ReactionFields,
   resource_created: {
     resource_id: ResourceId,
     version: Type.Integer({ minimum: 1 }),
@@ -211,6 +220,8 @@ export const EVENT_MEANINGS: { [T in keyof PayloadFields]: string } = {
   channel_created: 'A channel was created (`general` comes with `space_approved`).',
   message_posted: 'A message was posted to a channel, a task discussion or a direct conversation.',
   message_edited: "A message's author edited it; newly mentioned members are notified.",
+  reaction_added: 'A member reacted to a message with an emoji.',
+  reaction_removed: 'A member took back their reaction to a message.',
   resource_created: 'A Resource was created with its first version.',
   resource_version_added: 'A Resource got a new version (perhaps with a new name).',
   space_pins_updated: "The Space's pins were set or appended to.",

@@ -16,6 +16,7 @@ import { getSpace } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
+import { loadReactions } from '../reactions/views.js';
 import { toMessage, type Message } from './records.js';
 import { resolveMentions } from './resolve-mentions.js';
 import type { MessageVersion } from './schemas.js';
@@ -61,7 +62,7 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
     })
     .execute();
   await reindexMessage(tx, edited);
-  const message = toMessage(edited);
+  const message = toMessage(edited, (await loadReactions(tx.db, [Number(edited.id)])).get(Number(edited.id)) ?? []);
   const direct = message.direct_members;
   tx.emit({
     type: 'message_edited',

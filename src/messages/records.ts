@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { ConversationSchema, MessageSchema } from './schemas.js';
+import type { Reaction } from '../reactions/schemas.js';
 import type { MessageTable } from './tables.js';
 
 /** The wire shape of a message, as its schema declares it. */
@@ -9,7 +10,8 @@ export type Message = Static<typeof MessageSchema>;
 /** `last_message` is named by reference, which has no static type of its own: it is a `Message`. */
 export type Conversation = Omit<Static<typeof ConversationSchema>, 'last_message'> & { last_message: Message };
 
-export function toMessage(row: Selectable<MessageTable>): Message {
+/** `reactions` come from src/reactions/views.ts, loaded for a page of messages at once. */
+export function toMessage(row: Selectable<MessageTable>, reactions: Reaction[]): Message {
   const message: Message = {
     id: Number(row.id),
     space: row.space,
@@ -21,6 +23,7 @@ export function toMessage(row: Selectable<MessageTable>): Message {
     created_ts: row.created_ts,
     ...threadFields(row),
     ...lifecycleFields(row),
+    reactions,
   };
   if (row.direct_member_a !== null && row.direct_member_b !== null) {
     message.direct_members = [row.direct_member_a, row.direct_member_b];

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UntrustedText } from '../content/untrusted.js';
+import { Reactions } from '../reactions/schemas.js';
 import { Handle, PageLimit, Timestamp } from '../shared/schemas.js';
 
 /** protocol: Messages. A Markdown body of 1-20000 characters. */
@@ -39,6 +40,7 @@ export const MessageSchema = Type.Object(
     created_ts: Timestamp,
     ...THREAD_FIELDS,
     ...LIFECYCLE_FIELDS,
+    reactions: Reactions,
   },
   { $id: 'Message', additionalProperties: false },
 );

@@ -31,6 +31,7 @@ import type { MembershipState } from '../spaces/tables.js';
 import { getSpace } from '../spaces/service.js';
 import { indexMessage } from '../search/index-writes.js';
 import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
+import { loadReactions } from '../reactions/views.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
@@ -135,7 +136,7 @@ export async function postMessage(
     .returningAll()
     .executeTakeFirstOrThrow();
   await indexMessage(tx, row);
-  const message = toMessage(row);
+  const message = toMessage(row, []);
 
   tx.emit({
     type: 'message_posted',
@@ -310,13 +311,17 @@ export async function listMessages(
   }
   // A conversation lists its top-level messages; a thread, its root and replies.
   query = root === undefined ? query.where('thread_root', 'is', null) : query.where((eb) => eb.or([eb('id', '=', root), eb('thread_root', '=', root)]));
-  return pageOf(query, page);
+  return pageOf(db, query, page);
 }
 
-function pageOf(query: SelectQueryBuilder<DatabaseSchema, 'messages', Selectable<MessageTable>>, page: MessagePage): Promise<Message[]> {
+async function pageOf(
+  db: Kysely<DatabaseSchema>,
+  query: SelectQueryBuilder<DatabaseSchema, 'messages', Selectable<MessageTable>>,
+  page: MessagePage,
+): Promise<Message[]> {
   if (page.before !== undefined) query = query.where('id', '<', page.before);
   const limit = Math.min(page.limit ?? DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT);
-  return query.orderBy('id', 'desc').limit(limit).execute().then((rows) => rows.map(toMessage));
+  return messageViews(db, await query.orderBy('id', 'desc').limit(limit).execute());
 }
 
 /**
@@ -346,8 +351,14 @@ export async function readThread(
   const found = await readableMessage(db, actor, space, id);
   const rootId = found.thread_root === null ? found.id : Number(found.thread_root);
   const root = rootId === found.id ? found : await db.selectFrom('messages').selectAll().where('id', '=', rootId).executeTakeFirstOrThrow();
-  const replies = await pageOf(db.selectFrom('messages').selectAll().where('thread_root', '=', rootId), page);
-  return { root: toMessage(root), replies };
+  const replies = await pageOf(db, db.selectFrom('messages').selectAll().where('thread_root', '=', rootId), page);
+  return { root: (await messageViews(db, [root]))[0]!, replies };
+}
+
+/** Stored messages as their views show them, with their reactions. */
+async function messageViews(db: Kysely<DatabaseSchema>, rows: Array<Selectable<MessageTable>>): Promise<Message[]> {
+  const reactions = await loadReactions(db, rows.map((row) => Number(row.id)));
+  return rows.map((row) => toMessage(row, reactions.get(Number(row.id)) ?? []));
 }
 
 /**
@@ -375,7 +386,7 @@ export async function listConversations(
   const ids = (await newest.orderBy((eb) => eb.fn.max('id'), 'desc').limit(limit).execute()).map((r) => Number(r.id));
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
-  return rows.map(toMessage).map((message) => ({
+  return (await messageViews(db, rows)).map((message) => ({
     with: message.direct_members!.find((handle) => handle !== me) ?? me,
     last_message: message,
   }));

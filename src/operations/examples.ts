@@ -47,6 +47,7 @@ const MESSAGE = {
   last_reply_ts: null,
   version: 1,
   edited_ts: null,
+  reactions: [],
 };
 
 const MESSAGE_POSTED = {

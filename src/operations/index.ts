@@ -15,6 +15,8 @@ import { taskSchemas } from '../tasks/schemas.js';
 import { channelOperations, channelSchemas } from '../channels/operations.js';
 import { messageOperations, messageSchemas } from '../messages/operations.js';
 import { inboxOperations } from '../inbox/operations.js';
+import { reactionOperations } from '../reactions/operations.js';
+import { readMarkOperations, readMarkSchemas } from '../read-marks/operations.js';
 import { resourceOperations } from '../resources/operations.js';
 import { resourceSchemas } from '../resources/schemas.js';
 import { pinOperations } from '../pins/operations.js';
@@ -41,6 +43,7 @@ export const sharedSchemas: TSchema[] = [
   ...taskSchemas,
   ...channelSchemas,
   ...messageSchemas,
+  ...readMarkSchemas,
   ...resourceSchemas,
   ...pinSchemas,
   ...webhookSchemas,
@@ -60,6 +63,8 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...taskOperations,
     ...channelOperations,
     ...messageOperations,
+    ...reactionOperations,
+    ...readMarkOperations,
     ...inboxOperations,
     ...resourceOperations,
     ...searchOperations,

@@ -69,7 +69,7 @@ export interface Operation<
 > {
   /** snake_case verb_noun; also the MCP tool name. */
   name: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI-style path, e.g. `/v0/spaces/{slug}`. */
   path: string;
   /** Its group in the contract (src/operations/tags.ts). */

@@ -15,6 +15,8 @@ import type { CredentialsTables } from '../credentials/tables.js';
 import type { InboxTables } from '../inbox/tables.js';
 import type { OAuthTables } from '../oauth/tables.js';
 import type { SearchTables } from '../search/tables.js';
+import type { ReactionsTables } from '../reactions/tables.js';
+import type { ReadMarksTables } from '../read-marks/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -35,4 +37,6 @@ export type DatabaseSchema = MembersTables &
   CredentialsTables &
   InboxTables &
   OAuthTables &
-  SearchTables;
+  SearchTables &
+  ReactionsTables &
+  ReadMarksTables;

@@ -22,6 +22,11 @@ export function positiveInteger(value: string): number {
   return Number(value);
 }
 
+/** A record id from the command line: digits become a number, anything else goes as typed for the host to refuse (422). */
+export function idArgument(id: string): number {
+  return (/^\d+$/.test(id) ? Number(id) : id) as number;
+}
+
 export function nonNegativeInteger(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
   return Number(value);

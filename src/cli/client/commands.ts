@@ -12,6 +12,8 @@ import { registerMembers } from './members.js';
 import { registerMessageCommands } from './messages.js';
 import { registerOAuthGrants } from './oauth-grants.js';
 import { registerPins } from './pins.js';
+import { registerReactionCommands } from './reactions.js';
+import { registerReadMarkCommands } from './read-marks.js';
 import { registerResources } from './resources.js';
 import { registerRoles } from './roles.js';
 import { registerSearch } from './search.js';
@@ -41,6 +43,8 @@ export function registerClientCommands(program: Command): void {
   registerOAuthGrants(program);
   registerTasks(program);
   registerMessageCommands(program);
+  registerReactionCommands(program);
+  registerReadMarkCommands(program);
   registerResources(program);
   registerSearch(program);
   registerPins(program);

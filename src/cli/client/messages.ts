@@ -5,6 +5,7 @@ import { resolveTarget, send, type Schemas } from './api.js';
 import { usageError } from './errors.js';
 import { feedOptions, followFeed, pagingHint, payloadOf, readPage, type EventsOptions, type FeedEvent, type FeedSource } from './events.js';
 import { printable, printJson, printTable, say, time } from './output.js';
+import { reactionLine } from './reactions.js';
 
 type Message = Schemas['Message'];
 
@@ -13,9 +14,11 @@ export function registerMessageCommands(program: Command): void {
   client(program, 'channels <space>', "list a Space's channels").action(async (space: string, opts: CommonOptions) => {
     const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/channels', { params: { path: { slug: space } } }));
     if (opts.json) return printJson(body);
+    // A member sees what is unread; an anonymous reader has no read marks.
+    const counted = body.channels.some((c) => c.unread !== undefined);
     printTable(
-      ['CHANNEL', 'TOPIC', 'CREATED BY', 'CREATED'],
-      body.channels.map((c) => [c.name, printable(c.topic), c.created_by, time(c.created_ts)]),
+      ['CHANNEL', ...(counted ? ['UNREAD'] : []), 'TOPIC', 'CREATED BY', 'CREATED'],
+      body.channels.map((c) => [c.name, ...(counted ? [String(c.unread ?? '')] : []), printable(c.topic), c.created_by, time(c.created_ts)]),
       `No channels in ${space}.`,
     );
   });
@@ -162,6 +165,7 @@ function printMessages(page: Message[], indent = ''): void {
   for (const m of [...page].reverse()) {
     say(`${indent}#${m.id}  ${m.author}  ${time(m.created_ts)}${m.edited_ts === null ? '' : '  (edited)'}${replies(m)}`);
     for (const line of printable(m.body).split('\n')) say(`${indent}  ${line}`.trimEnd());
+    if (m.reactions.length > 0) say(`${indent}  ${reactionLine(m)}`);
     say('');
   }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { client, oneLine, positiveInteger, readText, type CommonOptions } from './command-kit.js';
+import { client, idArgument, oneLine, positiveInteger, readText, type CommonOptions } from './command-kit.js';
 import { resolveTarget, send, type Body, type Query, type Schemas } from './api.js';
 import { usageError } from './errors.js';
 import { printable, printJson, printRecord, printTable, say, time } from './output.js';
@@ -53,14 +53,14 @@ export function registerTasks(program: Command): void {
     });
 
   client(tasks, 'get <slug> <id>', 'show one task, with its completion provenance').action(async (slug: string, id: string, opts: Options) => {
-    const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/tasks/{id}', { params: { path: { slug, id: taskId(id) } } }));
+    const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/tasks/{id}', { params: { path: { slug, id: idArgument(id) } } }));
     if (opts.json) return printJson(body);
     printTask(body);
   });
 
   for (const [verb, [description, path]] of Object.entries(MOVES)) {
     client(tasks, `${verb} <slug> <id>`, description).action(async (slug: string, id: string, opts: Options) => {
-      const { body } = await send(resolveTarget(opts.host), (api) => api.POST(path, { params: { path: { slug, id: taskId(id) } } }));
+      const { body } = await send(resolveTarget(opts.host), (api) => api.POST(path, { params: { path: { slug, id: idArgument(id) } } }));
       if (opts.json) return printJson(body);
       say(summary(body));
     });
@@ -69,7 +69,7 @@ export function registerTasks(program: Command): void {
   client(tasks, 'discuss <slug> <id> <body>', "post a message to a task's discussion (Markdown; - reads stdin)").action(
     async (slug: string, id: string, text: string, opts: Options) => {
       const { body } = await send(resolveTarget(opts.host), (api) =>
-        api.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: taskId(id) } }, body: { body: text === '-' ? readText('-') : text } }),
+        api.POST('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: idArgument(id) } }, body: { body: text === '-' ? readText('-') : text } }),
       );
       if (opts.json) return printJson(body);
       say(`Posted message ${body.id} to the discussion of task ${id} in ${slug}${mentioned(body)}.`);
@@ -81,7 +81,7 @@ export function registerTasks(program: Command): void {
     .option('--limit <n>', 'at most this many (1-200, default 50)', positiveInteger)
     .action(async (slug: string, id: string, opts: Options & { before?: number; limit?: number }) => {
       const { body } = await send(resolveTarget(opts.host), (api) =>
-        api.GET('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: taskId(id) }, query: { before: opts.before, limit: opts.limit } } }),
+        api.GET('/v0/spaces/{slug}/tasks/{id}/messages', { params: { path: { slug, id: idArgument(id) }, query: { before: opts.before, limit: opts.limit } } }),
       );
       if (opts.json) return printJson(body);
       printTable(
@@ -124,10 +124,4 @@ function printTask(t: Task): void {
     ['updated', time(t.updated_ts)],
     ['body', printable(t.body)],
   ]);
-}
-
-
-/** A task id as typed; the host refuses one that is not a number, so it is passed on as given. */
-function taskId(id: string): number {
-  return (/^\d+$/.test(id) ? Number(id) : id) as number;
 }

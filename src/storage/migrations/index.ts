@@ -25,6 +25,8 @@ import * as searchDocumentWrites from './0022-search-document-writes.js';
 import * as messageThreads from './0023-message-threads.js';
 import * as messageEdits from './0024-message-edits.js';
 import * as searchReadIndexes from './0025-search-read-indexes.js';
+import * as messageReactions from './0026-message-reactions.js';
+import * as readMarks from './0027-read-marks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -60,6 +62,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0023-message-threads': messageThreads,
   '0024-message-edits': messageEdits,
   '0025-search-read-indexes': searchReadIndexes,
+  '0026-message-reactions': messageReactions,
+  '0027-read-marks': readMarks,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
