@@ -41,6 +41,8 @@ for (const backend of backends()) {
       const bobPage = await app.pages.open({ session: bob.session });
       await bobPage.goto(`/spaces/${slug}/channels/general`);
       const bobLog = log(bobPage, 'Messages in #general');
+      // The message's actions show where the pointer is, as a person finds them.
+      await bobLog.locator(`[data-message="${root}"]`).hover();
       await bobLog.getByRole('button', { name: 'Reply in thread to @ada' }).click();
       await bobPage.waitForURL(`**/spaces/${slug}/channels/general?thread=${root}`);
       const bobThread = thread(bobPage);

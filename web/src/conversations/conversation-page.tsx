@@ -16,6 +16,7 @@ import {
 } from './data';
 import { MessageHistory } from './history';
 import { ThreadPanel } from './thread-panel';
+import { useReadMark } from './unread';
 import { Loading, PageHeading, useTitle } from '../app/page';
 import { Link, navigate, signInPath, useLocation } from '../app/router';
 import { useStanding } from '../api/standing';
@@ -111,6 +112,7 @@ function ConversationView({ space, conversation, target: linked }: { space: Spac
     await queries.invalidateQueries({ queryKey: historyKey });
   };
 
+  const openedAt = useReadMark(slug, conversation, me, history.data);
   // In a direct message `@handles` notify nobody (docs/messages.md), so none are offered.
   const handles = conversation.kind === 'channel' ? (members.data ?? []) : [];
   return (
@@ -124,6 +126,7 @@ function ConversationView({ space, conversation, target: linked }: { space: Spac
           target={target}
           onOpenThread={(root) => showThread(root === thread ? null : root)}
           openThread={thread}
+          newSince={openedAt}
         />
         {rule.allowed ? <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={handles} me={me} onSend={send} /> : <CannotPost reason={rule.reason} />}
       </div>

@@ -26,6 +26,7 @@ export const conversationKeys = {
   direct: (slug: string, handle: string) => [...all(slug), 'direct', handle] as const,
   thread: (slug: string, root: number) => [...all(slug), 'thread', root] as const,
   located: (slug: string, id: number) => [...all(slug), 'located', id] as const,
+  readMarks: (slug: string) => [...all(slug), 'read-marks'] as const,
 };
 
 export function useChannels(slug: string) {
@@ -159,4 +160,21 @@ const positiveId = (raw: string | null) => (raw !== null && /^[1-9][0-9]{0,15}$/
 /** `?message=<id>`: the message a link (a search result) points at, in a conversation or a task's discussion. */
 export function linkedMessage(search: URLSearchParams): number | null {
   return positiveId(search.get('message'));
+}
+
+export type ReadMark = Schemas['ReadMark'];
+
+/** The caller's read marks here, one per conversation they have read (members only). */
+export function useReadMarks(slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: conversationKeys.readMarks(slug),
+    enabled,
+    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/read-marks', { params: { path: { slug } } }))).read_marks,
+  });
+}
+
+/** The mark of one conversation, or 0 where nothing was read yet. */
+export function markOf(marks: readonly ReadMark[] | undefined, conversation: Conversation): number {
+  const mark = marks?.find((m) => (conversation.kind === 'channel' ? m.channel === conversation.name : m.with === conversation.handle));
+  return mark?.message_id ?? 0;
 }

@@ -9,6 +9,7 @@ import { RelativeTime } from '../app/ui';
 import type { Message } from './data';
 import { continuesTurn } from './grouping';
 import { EditedMark, EditMessage, MessageVersions } from './message-edit';
+import { AddReaction, ReactionChips } from './reactions';
 import { remarkMentions } from './mentions';
 
 // A conversation's history, oldest at the top and newest at the bottom, in a
@@ -31,6 +32,7 @@ export function MessageHistory({
   onOpenThread,
   openThread = null,
   start = 'This is the beginning of the conversation.',
+  newSince = null,
 }: {
   history: UseInfiniteQueryResult<InfiniteData<Message[]>>;
   /** Names the log for screen readers ("Messages in #general"). */
@@ -45,6 +47,8 @@ export function MessageHistory({
   openThread?: number | null;
   /** Said above the oldest message once nothing older remains. */
   start?: string;
+  /** The reader's mark when the conversation opened: "New messages" goes above the first one after it. */
+  newSince?: number | null;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
@@ -57,6 +61,8 @@ export function MessageHistory({
   /** The target this log last brought into view: it lands once, then the reader scrolls freely. */
   const landed = useRef<number | null>(null);
   const now = useNow(30_000);
+  // Only where the reader had read something before: a first visit is all new, and says so by itself.
+  const firstNew = newSince ? messages.find((m) => m.id > newSince && m.author !== reader)?.id : undefined;
   const targetHeld = target !== null && messages.some((m) => m.id === target);
   const targetMissing = target !== null && !targetHeld && history.isSuccess && !hasNextPage;
 
@@ -158,6 +164,7 @@ export function MessageHistory({
               now={now}
               onOpenThread={onOpenThread}
               threadOpen={message.id === openThread}
+              firstNew={message.id === firstNew}
             />
           ))}
         </ol>
@@ -188,6 +195,7 @@ export function MessageItem({
   now,
   onOpenThread,
   threadOpen = false,
+  firstNew = false,
 }: {
   message: Message;
   reader: string | null;
@@ -197,6 +205,8 @@ export function MessageItem({
   now: number;
   onOpenThread?: ((root: number) => void) | undefined;
   threadOpen?: boolean;
+  /** The first message after the reader's mark: the "New messages" divider goes above it. */
+  firstNew?: boolean;
 }) {
   const direct = message.direct_members !== undefined;
   // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
@@ -207,14 +217,21 @@ export function MessageItem({
   const [versionsOpen, setVersionsOpen] = useState(false);
   const versionsId = useId();
   const mine = reader !== null && message.author === reader;
+  // The turn goes on unless something sets this message apart: the divider above it, or its thread.
+  const turn = continued && !firstNew && (message.reply_count ?? 0) === 0;
   return (
     <li
-      className={['message', continued && (message.reply_count ?? 0) === 0 ? 'continued' : '', threadOpen ? 'thread-open' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
+      className={['message', turn ? 'continued' : '', threadOpen ? 'thread-open' : '', mentionsMe ? 'mentions-me' : '', targeted ? 'targeted' : ''].filter(Boolean).join(' ')}
       data-message={message.id}
       {...(targeted ? { 'aria-current': true, tabIndex: -1 } : {})}
     >
+      {firstNew ? (
+        <p className="new-divider">
+          <span>New messages</span>
+        </p>
+      ) : null}
       <p className="message-meta">
-        <span className={continued ? 'visually-hidden' : undefined}>
+        <span className={turn ? 'visually-hidden' : undefined}>
           <AuthorHandle handle={message.author} />
         </span>
         <RelativeTime iso={message.created_ts} now={now} />
@@ -228,11 +245,22 @@ export function MessageItem({
         <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
       )}
       {versionsOpen && message.edited_ts !== null ? <MessageVersions message={message} id={versionsId} /> : null}
-      {!editing ? (
-        <div className="message-actions">
-          {onOpenThread && message.thread_root === null ? <ThreadLink message={message} now={now} open={threadOpen} onOpen={onOpenThread} /> : null}
+      <ReactionChips message={message} reader={reader} />
+      {onOpenThread && message.thread_root === null && (message.reply_count ?? 0) > 0 ? (
+        <ThreadSummary message={message} now={now} open={threadOpen} onOpen={onOpenThread} />
+      ) : null}
+      {!editing && (reader !== null || onOpenThread) ? (
+        // Floats over the message's corner where there is a pointer (shown on hover or focus), a row of
+        // its own on touch screens.
+        <div className="message-toolbar">
+          {onOpenThread && message.thread_root === null && (message.reply_count ?? 0) === 0 ? (
+            <button type="button" className="link-button" aria-expanded={threadOpen} onClick={() => onOpenThread(message.id)}>
+              Reply in thread<span className="visually-hidden"> to @{message.author}</span>
+            </button>
+          ) : null}
+          {reader !== null ? <AddReaction message={message} /> : null}
           {mine ? (
-            <button type="button" className="link-button message-action" onClick={() => setEditing(true)}>
+            <button type="button" className="link-button" onClick={() => setEditing(true)}>
               Edit<span className="visually-hidden"> your message</span>
             </button>
           ) : null}
@@ -242,29 +270,19 @@ export function MessageItem({
   );
 }
 
-/**
- * Under a top-level message: its replies ("3 replies, last 2 minutes ago") once it has any,
- * and "Reply in thread" always, for the keyboard and touch as much as for a pointer.
- */
-function ThreadLink({ message, now, open, onOpen }: { message: Message; now: number; open: boolean; onOpen: (root: number) => void }) {
+/** Under a top-level message with replies: "3 replies", which opens the thread, and when the last came. */
+function ThreadSummary({ message, now, open, onOpen }: { message: Message; now: number; open: boolean; onOpen: (root: number) => void }) {
   const count = message.reply_count ?? 0;
   return (
-    <>
-      {count > 0 ? (
-        <button type="button" className="link-button replies" aria-expanded={open} onClick={() => onOpen(message.id)}>
-          {count === 1 ? '1 reply' : `${count} replies`}
-        </button>
-      ) : null}
-      {count > 0 && message.last_reply_ts ? (
-        <span className="muted last-reply">
+    <p className="thread-summary">
+      <button type="button" className="link-button replies" aria-expanded={open} onClick={() => onOpen(message.id)}>
+        {count === 1 ? '1 reply' : `${count} replies`}
+      </button>
+      {message.last_reply_ts ? (
+        <span className="muted">
           last reply <RelativeTime iso={message.last_reply_ts} now={now} />
         </span>
       ) : null}
-      {count === 0 ? (
-        <button type="button" className="link-button message-action" aria-expanded={open} onClick={() => onOpen(message.id)}>
-          Reply in thread<span className="visually-hidden"> to @{message.author}</span>
-        </button>
-      ) : null}
-    </>
+    </p>
   );
 }

@@ -6,7 +6,7 @@ import type { FormWords } from '../app/form-errors';
 import { Link, navigate, useLocation } from '../app/router';
 import { spacePath } from '../spaces/space';
 import { useStanding } from '../api/standing';
-import { conversationKeys, postingRule, useChannels, useDirectConversations, useSpaceMemberHandles } from './data';
+import { conversationKeys, markOf, postingRule, useChannels, useDirectConversations, useReadMarks, useSpaceMemberHandles } from './data';
 import './conversations.css';
 
 // The Space sidebar's conversations: its channels, readable by everyone who
@@ -48,10 +48,13 @@ function ChannelList({ space, mayCreate }: { space: Space; mayCreate: boolean })
         <ul>
           {channels.data.map((c) => {
             const to = spacePath(space.slug, `/channels/${encodeURIComponent(c.name)}`);
+            // The channel on screen is being read: its count would only flicker until the mark lands.
+            const unread = current(to) ? 0 : (c.unread ?? 0);
             return (
               <li key={c.name}>
-                <Link to={to} aria-current={current(to)}>
+                <Link to={to} aria-current={current(to)} className={unread > 0 ? 'has-unread' : undefined}>
                   #{c.name}
+                  <UnreadCount count={unread} />
                 </Link>
               </li>
             );
@@ -136,8 +139,23 @@ function NewChannel({ slug }: { slug: string }) {
   );
 }
 
+/**
+ * "3 unread" to a screen reader, a count badge to the eye, inside the link (so its name says it).
+ * The host counts to 100 at most, so 100 reads "99+".
+ */
+function UnreadCount({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="badge count unread-count">
+      <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
+      <span className="visually-hidden">{count > 99 ? ' over 99 unread' : ` ${count} unread`}</span>
+    </span>
+  );
+}
+
 function DirectList({ space, me, mayWrite }: { space: Space; me: string; mayWrite: boolean }) {
   const directs = useDirectConversations(space.slug, true);
+  const marks = useReadMarks(space.slug, true);
   const current = useCurrent();
   const headingId = useId();
   return (
@@ -153,10 +171,19 @@ function DirectList({ space, me, mayWrite }: { space: Space; me: string; mayWrit
         <ul>
           {directs.data.map((c) => {
             const to = spacePath(space.slug, `/dm/${encodeURIComponent(c.with)}`);
+            // The list names each conversation's newest message: past the mark, and not one's own, it is unread.
+            const unread =
+              !current(to) && marks.isSuccess && c.last_message.author !== me && c.last_message.id > markOf(marks.data, { kind: 'direct', handle: c.with });
             return (
               <li key={c.with}>
-                <Link to={to} aria-current={current(to)}>
+                <Link to={to} aria-current={current(to)} className={unread ? 'has-unread' : undefined}>
                   @{c.with}
+                  {unread ? (
+                    <>
+                      <span className="unread-dot" aria-hidden="true" />
+                      <span className="visually-hidden"> unread</span>
+                    </>
+                  ) : null}
                 </Link>
               </li>
             );
