@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId } from 'react';
+import { useFloatingDisclosure } from '../app/disclosure';
 import { call, client, errorText } from '../api/client';
 import { ErrorMessage } from '../app/page';
 import { conversationKeys, type Message } from './data';
@@ -79,32 +80,19 @@ export function ReactionChips({ message, reader }: { message: Message; reader: s
 /** "React" beside the message's other actions: opens the picker; a choice reacts and closes it. */
 export function AddReaction({ message }: { message: Message }) {
   const id = useId();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, box, button, onKeyDown } = useFloatingDisclosure<HTMLSpanElement>();
   const toggle = useToggleReaction(message);
-  const box = useRef<HTMLSpanElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
 
+  // The picker takes focus, so the keyboard can choose at once.
   useEffect(() => {
-    if (!open) return;
-    box.current?.querySelector<HTMLButtonElement>('.reaction-picker button')?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
+    if (open) box.current?.querySelector<HTMLButtonElement>('.reaction-picker button')?.focus();
+  }, [open, box]);
 
   return (
     <span
       className="add-reaction"
       ref={box}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          event.stopPropagation();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={onKeyDown}
     >
       <button ref={button} type="button" className="link-button" aria-expanded={open} aria-controls={`${id}-picker`} onClick={() => setOpen(!open)}>
         React<span className="visually-hidden"> to @{message.author}’s message</span>
@@ -119,8 +107,7 @@ export function AddReaction({ message }: { message: Message }) {
                 title={name}
                 onClick={() => {
                   toggle.mutate({ emoji, on: true });
-                  setOpen(false);
-                  button.current?.focus();
+                  close();
                 }}
               >
                 {emoji}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId } from 'react';
+import { useFloatingDisclosure } from '../app/disclosure';
 import { call, client } from '../api/client';
 import { useMyMemberships } from '../api/standing';
 import { Link, useLocation } from '../app/router';
@@ -20,9 +21,7 @@ const currentSlug = (pathname: string) => /^\/spaces\/([^/]+)/.exec(pathname)?.[
 export function SpaceSwitcher() {
   const id = useId();
   const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, box, button, onKeyDown } = useFloatingDisclosure<HTMLDivElement>();
   const memberships = useMyMemberships();
   const names = useQuery({ queryKey: spaceKeys.list, queryFn: async () => (await call(client.GET('/v0/spaces'))).spaces });
   const inbox = useInbox();
@@ -38,26 +37,13 @@ export function SpaceSwitcher() {
   const elsewhere = mine.some((slug) => slug !== current && unreadIn.has(slug));
 
   // Following a link, or going anywhere else, closes it.
-  useEffect(() => setOpen(false), [pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open]);
+  useEffect(() => setOpen(false), [pathname, setOpen]);
 
   return (
     <div
       className="space-switcher"
       ref={box}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={onKeyDown}
     >
       <button ref={button} type="button" className="secondary small" aria-expanded={open} aria-controls={`${id}-list`} onClick={() => setOpen(!open)}>
         {current ?? 'Spaces'}
