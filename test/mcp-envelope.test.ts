@@ -131,6 +131,8 @@ const message = {
   version: 1,
   edited_ts: null,
   reactions: [],
+  deleted_ts: null,
+  deleted_by: null,
 };
 
 const task = {

@@ -307,6 +307,9 @@ for (const backend of backends()) {
         'the mention and the direct message',
       );
       await wrong(pending, 'list_inbox_events', {}, 403);
+      const doomed = await right(bot, 'post_message', { slug: 'vault', channel: 'general', body: 'soon gone' });
+      await wrong(stray, 'delete_message', { slug: 'vault', id: doomed.id }, 403);
+      assert.equal((await right(bot, 'delete_message', { slug: 'vault', id: doomed.id })).deleted_by, 'bot');
 
       await right(bot, 'list_event_page', { slug: 'vault', limit: 50 });
       await wrong(stray, 'list_event_page', { slug: 'vault' }, 403);

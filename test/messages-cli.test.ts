@@ -171,5 +171,21 @@ for (const backend of backends()) {
       const listed = await cli.run(['messages', 'plaza', 'general', '--limit', '1']);
       assert.match(listed.stdout, new RegExp(`^#${id} {2}alice {2}\\S+Z {2}\\(edited\\)\n {2}draft two, @bob\n`));
     });
+
+    it('deletes a message, leaving a tombstone', async () => {
+      const posted = JSON.parse((await cli.run(['post', 'plaza', 'general', 'soon gone', '--json'], { ATRIUM_TOKEN: alice.session })).stdout) as { id: number };
+      const id = String(posted.id);
+      const notYours = await cli.run(['delete-message', 'plaza', id], { ATRIUM_TOKEN: bob.session });
+      assert.equal(assertRefusal(notYours, 403), 'not_message_author');
+      const deleted = await cli.run(['delete-message', 'plaza', id], { ATRIUM_TOKEN: alice.session });
+      assert.equal(deleted.code, 0, deleted.stderr);
+      assert.equal(deleted.stdout, `Deleted message ${id} in plaza.\n`);
+      const again = await cli.run(['delete-message', 'plaza', id], { ATRIUM_TOKEN: alice.session });
+      assert.equal(assertRefusal(again, 409), 'message_deleted');
+      const listed = await cli.run(['messages', 'plaza', 'general', '--limit', '1']);
+      assert.match(listed.stdout, new RegExp(`^#${id} {2}alice {2}\\S+Z\n {2}\\(deleted by alice\\)\n`));
+      const versions = await cli.run(['message-versions', 'plaza', id]);
+      assert.equal(versions.stdout, `Message ${id} was deleted: no versions remain.\n`);
+    });
   });
 }

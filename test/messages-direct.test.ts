@@ -76,6 +76,8 @@ for (const backend of backends()) {
         'body',
         'channel',
         'created_ts',
+        'deleted_by',
+        'deleted_ts',
         'direct_members',
         'edited_ts',
         'id',

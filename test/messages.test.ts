@@ -68,6 +68,8 @@ for (const backend of backends()) {
         'body',
         'channel',
         'created_ts',
+        'deleted_by',
+        'deleted_ts',
         'edited_ts',
         'id',
         'last_reply_ts',

@@ -390,6 +390,33 @@ for (const backend of backends()) {
       await only(`zqfresh${marker}`, undefined, [{ kind: 'task', id: proposal.id }]);
     });
 
+    it('a deleted message is never found', async () => {
+      const word = `zqgone${++marker}`;
+      const channel = await post('/v0/spaces/plaza/channels/general/messages', 'carol', { body: `gonewords ${word}` });
+      const direct = await post('/v0/spaces/plaza/direct-messages', 'carol', { to: 'dora', body: `gonewords ${word}` }, other);
+      const inVault = await post('/v0/spaces/vault/channels/general/messages', 'dora', { body: `gonewords ${word}` });
+      const keys = (...records: Array<{ id: number }>) => new Set(records.map((r) => keyOf({ kind: 'message', id: r.id })));
+      assertExactly(await searchAll(restPages(token('dora')), { q: word, limit: PAGE }), keys(channel, direct, inVault), 'dora, before');
+
+      // Each by someone allowed to: its author, on either node, or an Owner/Host of the Space.
+      for (const [record, space, by, on] of [
+        [channel, 'plaza', 'carol', other],
+        [direct, 'plaza', 'carol', server],
+        [inVault, 'vault', 'olivia', other],
+      ] as const) {
+        const res = await on.request('DELETE', `/v0/spaces/${space}/messages/${record.id}`, { token: token(by) });
+        assert.equal(res.status, 200, `${by} deletes ${record.id}: ${JSON.stringify(res.body)}`);
+      }
+      for (const label of ['carol', 'dora', 'rex', 'olivia', 'bot']) {
+        for (const on of new Set([server, other])) {
+          assertExactly(await searchAll(restPages(token(label), on), { q: word, limit: PAGE }), new Set(), `${label} over REST`);
+          assertExactly(await searchAll(restPages(token(label), on), { q: 'gonewords', limit: PAGE }), new Set(), `${label} over REST, by the other word`);
+        }
+        assertExactly(await searchAll(mcpPages(label), { q: word, limit: PAGE }), new Set(), `${label} over MCP`);
+      }
+      assertExactly(await searchAll(restPages(undefined, other), { q: word, limit: PAGE }), new Set(), 'anonymous');
+    });
+
     it('access lost on one node is lost on the other at once', async () => {
       await post('/v0/spaces', 'olivia', { slug: 'annex', name: 'The annex', join_policy: 'invite' });
       await post('/v0/spaces/annex/approve', 'olivia', undefined);

@@ -1120,7 +1120,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a message
+         * @description Its author, or an Owner/Host of the Space (403 `not_message_author` otherwise). It stays as a tombstone in its place (`deleted_ts`, `deleted_by`, empty body); its body, versions and mentions are redacted, also from its earlier events. Deleting again is 409 `message_deleted`. Event `message_deleted`.
+         */
+        delete: operations["delete_message"];
         options?: never;
         head?: never;
         /**
@@ -3109,8 +3113,8 @@ export interface components {
                 thread_root?: number | null;
                 /** @description Member handle */
                 author: string;
-                /** @description The Markdown body, verbatim. */
-                body: string;
+                /** @description The Markdown body, verbatim; absent once the message is deleted. */
+                body?: string;
                 /** @description Members notified: resolved mentions, and the other member of a direct message. */
                 mentioned_members: string[];
                 /** @description Direct messages only: the two members. */
@@ -3238,6 +3242,46 @@ export interface components {
                 /** @description One fully-qualified Unicode emoji. */
                 emoji: string;
                 /** @description Direct messages only: the two members. */
+                direct_members?: string[];
+                /**
+                 * @description Present when `actor` is null: what acted instead of a member.
+                 * @enum {string}
+                 */
+                via?: "steward_key" | "registration" | "admin_cli";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC, ending in Z
+             */
+            created_ts: string;
+        };
+        /**
+         * message_deleted
+         * @description A message was deleted by its author or an Owner/Host: its body is gone from it and from its earlier events.
+         */
+        MessageDeletedEvent: {
+            /** @description Host-wide, strictly increasing in commit order, sparse. */
+            cursor: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message_deleted";
+            /** @description The Space the event belongs to; null for host-wide events. */
+            space: string | null;
+            /** @description Acting handle; null when the steward key or the system acted (see `payload.via`). */
+            actor: string | null;
+            /** @description What the event concerns: `space:<slug>`, `member:<handle>`, `member:mentioned:<handle>`, `resource:<id>`, `task:<id>`, `channel:<name>`. */
+            subjects: string[];
+            payload: {
+                message_id: number;
+                channel: string | null;
+                task: number | null;
+                thread_root: number | null;
+                /** @description Member handle */
+                author: string;
+                /** @description Member handle */
+                deleted_by: string;
                 direct_members?: string[];
                 /**
                  * @description Present when `actor` is null: what acted instead of a member.
@@ -3651,7 +3695,7 @@ export interface components {
             created_ts: string;
         };
         /** @description One event (docs/protocol.md#events). `type` says which of the per-type schemas it is. */
-        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ReactionAddedEvent"] | components["schemas"]["ReactionRemovedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
+        Event: components["schemas"]["SpaceProposedEvent"] | components["schemas"]["SpaceApprovedEvent"] | components["schemas"]["SpaceArchivedEvent"] | components["schemas"]["SpaceRestoredEvent"] | components["schemas"]["SpaceReviewPolicyChangedEvent"] | components["schemas"]["SpaceMemberInvitedEvent"] | components["schemas"]["SpaceJoinRequestedEvent"] | components["schemas"]["SpaceMemberAdmittedEvent"] | components["schemas"]["SpaceJoinDeclinedEvent"] | components["schemas"]["SpaceMemberLeftEvent"] | components["schemas"]["SpaceMemberRemovedEvent"] | components["schemas"]["MemberRegisteredEvent"] | components["schemas"]["MemberApprovedEvent"] | components["schemas"]["AgentOperatorConfirmedEvent"] | components["schemas"]["MemberSuspendedEvent"] | components["schemas"]["MemberReinstatedEvent"] | components["schemas"]["RoleAssignedEvent"] | components["schemas"]["RoleRevokedEvent"] | components["schemas"]["ClientCredentialRevokedEvent"] | components["schemas"]["ClientCredentialCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskClaimedEvent"] | components["schemas"]["TaskReleasedEvent"] | components["schemas"]["TaskSubmittedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskReopenedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["ChannelCreatedEvent"] | components["schemas"]["MessagePostedEvent"] | components["schemas"]["MessageEditedEvent"] | components["schemas"]["ReactionAddedEvent"] | components["schemas"]["ReactionRemovedEvent"] | components["schemas"]["MessageDeletedEvent"] | components["schemas"]["ResourceCreatedEvent"] | components["schemas"]["ResourceVersionAddedEvent"] | components["schemas"]["SpacePinsUpdatedEvent"] | components["schemas"]["PinProposedEvent"] | components["schemas"]["PinProposalAcceptedEvent"] | components["schemas"]["PinProposalDeclinedEvent"] | components["schemas"]["CredentialApprovalCreatedEvent"] | components["schemas"]["CredentialTicketIssuedEvent"] | components["schemas"]["OauthGrantCreatedEvent"] | components["schemas"]["OauthGrantRevokedEvent"];
         FeedPage: {
             events: components["schemas"]["Event"][];
             /** @description The last event's cursor, or `since` on an empty page. */
@@ -3794,7 +3838,7 @@ export interface components {
             /** @description The task whose discussion holds it; null otherwise. */
             task: number | null;
             author: string;
-            /** @description Markdown, verbatim. */
+            /** @description Markdown, verbatim; empty once deleted. */
             body: string;
             /** @description Active members the body mentions, resolved when it was posted; for a direct message, the other participant. */
             mentioned_members: string[];
@@ -3815,6 +3859,10 @@ export interface components {
             version: number;
             /** @description When it was last edited; null if never. */
             edited_ts: string | null;
+            /** @description When it was deleted (its body is then empty); null if not. */
+            deleted_ts: string | null;
+            /** @description Who deleted it: its author or an Owner/Host. */
+            deleted_by: string | null;
             /** @description Reactions, by the time each emoji was first used. */
             reactions: {
                 /** @description One fully-qualified Unicode emoji. */
@@ -4382,7 +4430,7 @@ export interface components {
         Conflict: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "reaction_limit_reached" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
+                "Atrium-Error": "space_not_active" | "space_transition_invalid" | "space_exists" | "handle_taken" | "email_taken" | "channel_exists" | "member_transition_invalid" | "operator_not_confirmed" | "self_action_refused" | "role_already_held" | "role_already_revoked" | "already_admitted" | "invitation_not_applicable" | "not_a_member" | "task_transition_invalid" | "task_is_pin_proposal" | "version_conflict" | "message_version_conflict" | "reaction_limit_reached" | "message_deleted" | "pin_limit_reached" | "already_pinned" | "pin_proposal_exists" | "pin_proposal_resolved" | "pin_proposal_stale" | "activation_handled" | "activation_delivered" | "authorization_request_decided" | "quota_reached" | "subscription_already_activated" | "subscription_inactive" | "endpoint_not_active" | "delivery_not_dead" | "idempotency_key_running" | "ticket_replayed" | "approval_consumed" | "run_id_reused";
                 [name: string]: unknown;
             };
             content: {
@@ -6859,7 +6907,9 @@ export interface operations {
                      *       "last_reply_ts": null,
                      *       "version": 1,
                      *       "edited_ts": null,
-                     *       "reactions": []
+                     *       "reactions": [],
+                     *       "deleted_ts": null,
+                     *       "deleted_by": null
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
@@ -7041,6 +7091,43 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            422: components["responses"]["ValidationFailed"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    delete_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Space, by its slug. */
+                slug: string;
+                /** @description The message id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tombstone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

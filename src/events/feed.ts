@@ -89,10 +89,11 @@ export async function readFeed(
         const known = kept === undefined ? undefined : tail.pages.get(kept, head);
         if (known) return known;
         select ??= await feed.select();
+        const redactions = tail.pages.redactions;
         const page = await readPage(store, select, since, limit, handle);
         if (page.events.length > 0) {
           const answer = serialise(page);
-          if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer);
+          if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer, redactions);
           return answer;
         }
       }
@@ -155,7 +156,11 @@ function withMessageBodies(store: EventStore, query: EventQuery) {
   return query
     .leftJoin('messages', (join) => join.on('messages.id', '=', referencedMessageId(store.dialect)))
     .leftJoin('message_versions', (join) => join.onRef('message_versions.message_id', '=', 'messages.id').on('message_versions.version', '=', version))
-    .select(sql<string | null>`coalesce(message_versions.body, case when messages.version = ${version} then messages.body end)`.as('message_body'));
+    .select(
+      sql<string | null>`coalesce(message_versions.body, case when messages.version = ${version} and messages.deleted_ts is null then messages.body end)`.as(
+        'message_body',
+      ),
+    );
 }
 
 async function readPage(

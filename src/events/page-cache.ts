@@ -11,13 +11,35 @@ const DEFAULT_BUDGET = 16 * 1024 * 1024;
  * changes, and a shorter one stays the same while the feed's newest cursor on
  * this node stays where it was when the page was read. Only feeds whose pages
  * depend on nothing else are kept (not the inbox, which follows the reader's
- * current access to each Space).
+ * current access to each Space). Deleting a message is the one change to what
+ * the log says: the pages holding it are dropped (`dropMessage`).
  */
 export class PageCache {
-  private readonly pages = new Map<string, { head: number | 'full'; answer: FeedAnswer }>();
+  private readonly pages = new Map<string, { head: number | 'full'; answer: FeedAnswer; messages: ReadonlySet<number> }>();
   private bytes = 0;
+  private redacted = 0;
 
   constructor(private readonly budget = DEFAULT_BUDGET) {}
+
+  /**
+   * How many deletions this node has seen. A page read while one was seen may
+   * hold the body it took away (the read's snapshot can predate the deletion
+   * while the page is put after the tail saw it), so a reader samples this
+   * before reading and `put` keeps nothing read across a deletion.
+   */
+  get redactions(): number {
+    return this.redacted;
+  }
+
+  /**
+   * A message was deleted (the tail saw `message_deleted`): drop every page
+   * that holds an event about it, as its body in them is gone from the log.
+   * The one exception to "the log only grows" (docs/events.md, "Kept pages").
+   */
+  dropMessage(id: number): void {
+    this.redacted += 1;
+    for (const [key, kept] of [...this.pages]) if (kept.messages.has(id)) this.drop(key);
+  }
 
   /** The kept page for `key`, if it is still what a read at `head` would answer. */
   get(key: string, head: number): FeedAnswer | undefined {
@@ -33,11 +55,14 @@ export class PageCache {
     return kept.answer;
   }
 
-  /** Keeps a page read when the feed's newest cursor was `head`; `full` pages are kept regardless of it. */
-  put(key: string, head: number | 'full', answer: FeedAnswer): void {
-    if (answer.json.length > this.budget / 8) return;
+  /**
+   * Keeps a page read when the feed's newest cursor was `head`; `full` pages are kept regardless of it.
+   * `redactions` is what `redactions` said before the read: a deletion seen since leaves the page unkept.
+   */
+  put(key: string, head: number | 'full', answer: FeedAnswer, redactions: number): void {
+    if (answer.json.length > this.budget / 8 || redactions !== this.redacted) return;
     this.drop(key);
-    this.pages.set(key, { head, answer });
+    this.pages.set(key, { head, answer, messages: messagesIn(answer) });
     this.bytes += answer.json.length;
     while (this.bytes > this.budget) this.drop(this.pages.keys().next().value!);
   }
@@ -48,4 +73,14 @@ export class PageCache {
     this.pages.delete(key);
     this.bytes -= kept.answer.json.length;
   }
+}
+
+/** The messages whose bodies a page shows (or would, for an event kept with its own copy). */
+function messagesIn(answer: FeedAnswer): ReadonlySet<number> {
+  const ids = new Set<number>();
+  for (const event of answer.page.events) {
+    const id = (event.payload as { message_id?: unknown }).message_id;
+    if (typeof id === 'number') ids.add(id);
+  }
+  return ids;
 }

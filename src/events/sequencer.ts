@@ -18,6 +18,8 @@ export interface EventRoute {
   cursor: number;
   space: string | null;
   subjects: string;
+  /** The event type: a deletion changes what kept pages say (page-cache.ts). */
+  type: string;
 }
 
 /** Events numbered per transaction: bounds the notification payload (PostgreSQL caps it at 8000 bytes). */
@@ -60,7 +62,7 @@ WITH batch AS (
 ), inserted AS (
   INSERT INTO events (cursor, type, space, actor, subjects, payload, audience, created_ts)
   SELECT cursor, type, space, actor, subjects, payload, audience, created_ts FROM numbered
-  RETURNING cursor, space, subjects, audience
+  RETURNING cursor, type, space, subjects, audience
 ), subject_rows AS (
   INSERT INTO event_subjects (subject, cursor)
   SELECT DISTINCT s.subject, inserted.cursor FROM inserted CROSS JOIN LATERAL json_array_elements_text(inserted.subjects::json) AS s(subject)
@@ -74,7 +76,7 @@ WITH batch AS (
   SELECT (SELECT count(*) FROM numbered) AS count,
          (SELECT max(cursor) FROM numbered) AS head,
          (SELECT string_agg(first || '-' || last, ',' ORDER BY first) FROM runs) AS queued,
-         (SELECT json_agg(json_build_array(cursor, space, subjects) ORDER BY cursor) FROM inserted) AS routes
+         (SELECT json_agg(json_build_array(cursor, space, subjects, type) ORDER BY cursor) FROM inserted) AS routes
 )
 SELECT count, head, queued, routes, CASE WHEN count > 0 THEN pg_notify('${channel}', head || ';' || queued) END AS announced FROM summary;
 COMMIT;`;
@@ -125,14 +127,14 @@ export class Sequencer {
     try {
       const results = (await client.query(this.statement)) as unknown as pg.QueryResult[];
       const row = results.find((r) => r.command === 'SELECT' && r.fields.some((f) => f.name === 'announced'))?.rows[0] as
-        | { count: number | string; head: number | string | null; queued: string | null; routes: Array<[number, string | null, string]> | null }
+        | { count: number | string; head: number | string | null; queued: string | null; routes: Array<[number, string | null, string, string]> | null }
         | undefined;
       const count = Number(row?.count ?? 0);
       const batch: SequencedBatch = {
         count,
         head: Number(row?.head ?? 0),
         queued: count > 0 && row?.queued ? parseAnnouncement(`0;${row.queued}`)!.queued : [],
-        routes: (row?.routes ?? []).map(([cursor, space, subjects]) => ({ cursor: Number(cursor), space, subjects })),
+        routes: (row?.routes ?? []).map(([cursor, space, subjects, type]) => ({ cursor: Number(cursor), space, subjects, type })),
       };
       if (count > 0) this.opts.onBatch(batch);
       return batch;

@@ -12,7 +12,7 @@ import type { EventRoute } from './sequencer.js';
  * or from the sequencer (PostgreSQL, on whichever node leads). The follower
  * then reads the new events' routing columns once per batch (not their
  * payloads), keeps the newest cursor of each Space and of each member's inbox,
- * and wakes whoever waits on them: long-polling feed readers today, webhook
+ * drops the kept feed pages a deleted message is in, and wakes whoever waits on them: long-polling feed readers today, webhook
  * delivery and the web app's live views tomorrow.
  *
  * Everything here is a hint that is only ever behind the database, never
@@ -161,13 +161,13 @@ export class EventTail {
     while (this.followed < upTo) {
       const rows = await this.db
         .selectFrom('events')
-        .select(['cursor', 'space', 'subjects'])
+        .select(['cursor', 'space', 'subjects', 'type'])
         .where('cursor', '>', this.followed)
         .where('cursor', '<=', upTo)
         .orderBy('cursor')
         .limit(FOLLOW_BATCH)
         .execute();
-      const woken = this.observe(rows.map((row) => ({ cursor: Number(row.cursor), space: row.space, subjects: row.subjects })));
+      const woken = this.observe(rows.map((row) => ({ cursor: Number(row.cursor), space: row.space, subjects: row.subjects, type: row.type })));
       // Fewer rows than asked for: the rest of the range holds no event (SQLite leaves gaps on rollback).
       this.followed = rows.length < FOLLOW_BATCH ? upTo : Number(rows[rows.length - 1]!.cursor);
       this.wake(woken);
@@ -183,6 +183,7 @@ export class EventTail {
         woken.add(SPACE_PREFIX + route.space);
       }
       for (const subject of JSON.parse(route.subjects) as string[]) {
+        if (route.type === 'message_deleted' && subject.startsWith(MESSAGE_PREFIX)) this.pages.dropMessage(Number(subject.slice(MESSAGE_PREFIX.length)));
         if (!subject.startsWith(MENTIONED_PREFIX)) continue;
         const handle = subject.slice(MENTIONED_PREFIX.length);
         this.inboxHeads.set(handle, route.cursor);
@@ -215,6 +216,7 @@ const HOST_KEY = 'host';
 const SPACE_PREFIX = 'space:';
 const INBOX_PREFIX = 'inbox:';
 const MENTIONED_PREFIX = 'member:mentioned:';
+const MESSAGE_PREFIX = 'message:';
 
 /** The key a feed waits on. */
 export const feedKeys = {

@@ -17,7 +17,7 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
 import { loadReactions } from '../reactions/views.js';
-import { toMessage, type Message } from './records.js';
+import { conversationSubject, eventAudience, eventPlacement, toMessage, type Message } from './records.js';
 import { resolveMentions } from './resolve-mentions.js';
 import type { MessageVersion } from './schemas.js';
 import { readableMessage, requireRecipient, type PreparedBody } from './service.js';
@@ -37,6 +37,7 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
   const space = await getSpace(tx.db, slug);
   const row = await readableMessage(tx.db, actor, space, id);
   const author = await requireAuthorMayPost(tx.db, actor, space, row);
+  requireNotDeleted(row);
   checkBody(prepared.text);
   const mentioned = row.direct_member_a === null ? await resolveMentions(tx.db, prepared.candidates, author) : [otherMember(row, author)];
   const earlier = await everMentioned(tx.db, row);
@@ -48,9 +49,15 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
     .set({ body: prepared.text, mentioned_members: JSON.stringify(mentioned), version: expectedVersion + 1, edited_ts: tx.now.toISOString() })
     .where('id', '=', row.id)
     .where('version', '=', expectedVersion)
+    // A deletion leaves the version as it was: this keeps an edit racing one from writing a body back.
+    .where('deleted_ts', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  if (!edited) throw conflict('message_version_conflict', `message ${id} is at version ${row.version}, not ${expectedVersion}: read it again and reapply your change`);
+  if (!edited) {
+    const now = await tx.db.selectFrom('messages').select(['id', 'deleted_ts']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    requireNotDeleted(now);
+    throw conflict('message_version_conflict', `message ${id} is not at version ${expectedVersion}: read it again and reapply your change`);
+  }
   await tx.db
     .insertInto('message_versions')
     .values({
@@ -63,7 +70,6 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
     .execute();
   await reindexMessage(tx, edited);
   const message = toMessage(edited, (await loadReactions(tx.db, [Number(edited.id)])).get(Number(edited.id)) ?? []);
-  const direct = message.direct_members;
   tx.emit({
     type: 'message_edited',
     space: space.slug,
@@ -75,17 +81,14 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
       ...newlyMentioned.map((handle) => `member:mentioned:${handle}`),
     ],
     payload: {
-      message_id: message.id,
-      channel: message.channel,
-      task: message.task,
-      thread_root: message.thread_root,
+      ...eventPlacement(message),
       author,
       body: message.body,
       version: message.version,
       mentioned_members: mentioned,
-      ...(direct ? { direct_members: [...direct] } : {}),
+      ...(message.direct_members ? { direct_members: [...message.direct_members] } : {}),
     },
-    ...(direct ? { audience: [...direct] } : {}),
+    ...eventAudience(message),
   });
   return message;
 }
@@ -93,6 +96,8 @@ export async function editMessage(tx: Tx, actor: Actor, slug: string, id: number
 /** Every version of a message the caller may read, oldest first (the last is current). */
 export async function listVersions(db: Kysely<DatabaseSchema>, actor: Actor, space: SpaceRecord, id: number): Promise<MessageVersion[]> {
   const row = await readableMessage(db, actor, space, id);
+  // A deleted message's versions were redacted with it.
+  if (row.deleted_ts !== null) return [];
   const earlier = await db.selectFrom('message_versions').selectAll().where('message_id', '=', row.id).orderBy('version').execute();
   const current = { version: row.version, body: row.body, mentioned_members: row.mentioned_members, created_ts: row.edited_ts ?? row.created_ts };
   return [...earlier, current].map((v) => ({
@@ -117,6 +122,11 @@ async function requireAuthorMayPost(db: Kysely<DatabaseSchema>, actor: Actor, sp
   return row.author;
 }
 
+/** A tombstone has nothing left to edit or delete (409: the message exists, in a state that refuses it). */
+export function requireNotDeleted(row: Pick<MessageRow, 'id' | 'deleted_ts'>): void {
+  if (row.deleted_ts !== null) throw conflict('message_deleted', `message ${row.id} was deleted`);
+}
+
 function otherMember(row: MessageRow, handle: string): string {
   return row.direct_member_a === handle ? row.direct_member_b! : row.direct_member_a!;
 }
@@ -127,9 +137,3 @@ async function everMentioned(db: Kysely<DatabaseSchema>, row: MessageRow): Promi
   return new Set([row, ...earlier].flatMap((v) => JSON.parse(v.mentioned_members) as string[]));
 }
 
-/** The subject naming the message's conversation: its channel or task (a direct conversation has none). */
-export function conversationSubject(message: Pick<Message, 'channel' | 'task'>): string[] {
-  if (message.channel !== null) return [`channel:${message.channel}`];
-  if (message.task !== null) return [`task:${message.task}`];
-  return [];
-}

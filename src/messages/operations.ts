@@ -21,6 +21,7 @@ import {
   ThreadQuery,
   ThreadSchema,
 } from './schemas.js';
+import * as deletion from './deletion.js';
 import * as edits from './edits.js';
 import * as messages from './service.js';
 import { EXAMPLES } from '../operations/examples.js';
@@ -220,6 +221,24 @@ export const listMessageVersions = defineOperation({
   },
 });
 
+export const deleteMessage = defineOperation({
+  name: 'delete_message',
+  method: 'DELETE',
+  path: '/v0/spaces/{slug}/messages/{id}',
+  tag: TAG,
+  summary: 'Delete a message',
+  description:
+    'Its author, or an Owner/Host of the Space (403 `not_message_author` otherwise). It stays as a tombstone in its place ' +
+    '(`deleted_ts`, `deleted_by`, empty body); its body, versions and mentions are redacted, also from its earlier events. ' +
+    'Deleting again is 409 `message_deleted`. Event `message_deleted`.',
+  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  params: MessageParams,
+  success: { status: 200, description: 'The tombstone.', schema: MessageRef },
+  errors: [401, 403, 404, 409],
+  destructive: true,
+  handler: async ({ params, actor, ctx }) => ctx.db.transaction((tx) => deletion.deleteMessage(tx, actor, params.slug, params.id)),
+});
+
 export const messageOperations = [
   postMessage,
   listMessages,
@@ -229,6 +248,7 @@ export const messageOperations = [
   readThread,
   editMessage,
   listMessageVersions,
+  deleteMessage,
 ];
 export const messageSchemas = [MessageSchema, MessageListSchema, ConversationListSchema, ThreadSchema, MessageVersionListSchema];
 

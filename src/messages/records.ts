@@ -37,7 +37,24 @@ function threadFields(row: Selectable<MessageTable>): Pick<Message, 'thread_root
   return { thread_root: null, reply_count: Number(row.reply_count), last_reply_ts: row.last_reply_ts };
 }
 
-/** Edits (docs/messages.md, "Edits"): which version the body is, and when it was last edited. */
-function lifecycleFields(row: Selectable<MessageTable>): Pick<Message, 'version' | 'edited_ts'> {
-  return { version: Number(row.version), edited_ts: row.edited_ts };
+/** Edits and deletion (docs/messages.md): which version the body is, when it was last edited, and whether it is a tombstone. */
+function lifecycleFields(row: Selectable<MessageTable>): Pick<Message, 'version' | 'edited_ts' | 'deleted_ts' | 'deleted_by'> {
+  return { version: Number(row.version), edited_ts: row.edited_ts, deleted_ts: row.deleted_ts, deleted_by: row.deleted_by };
+}
+
+/** What an event about a message says of where it is: the same fields in every message event. */
+export function eventPlacement(message: Message) {
+  return { message_id: message.id, channel: message.channel, task: message.task, thread_root: message.thread_root };
+}
+
+/** A direct message's events are for its two participants only, in every feed. */
+export function eventAudience(message: Message): { audience?: string[] } {
+  return message.direct_members ? { audience: [...message.direct_members] } : {};
+}
+
+/** The subject naming the message's conversation: its channel or task (a direct conversation has none). */
+export function conversationSubject(message: Pick<Message, 'channel' | 'task'>): string[] {
+  if (message.channel !== null) return [`channel:${message.channel}`];
+  if (message.task !== null) return [`task:${message.task}`];
+  return [];
 }

@@ -17,10 +17,12 @@ const THREAD_FIELDS = {
   last_reply_ts: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'Top level only: when the newest reply was posted.' })),
 };
 
-/** Edits (docs/messages.md, "Edits"): kept apart from the other fields of a message. */
+/** Edits and deletion (docs/messages.md): kept apart from the other fields of a message. */
 const LIFECYCLE_FIELDS = {
   version: Type.Integer({ minimum: 1, description: '1 as posted; one more per edit.' }),
   edited_ts: Type.Union([Timestamp, Type.Null()], { description: 'When it was last edited; null if never.' }),
+  deleted_ts: Type.Union([Timestamp, Type.Null()], { description: 'When it was deleted (its body is then empty); null if not.' }),
+  deleted_by: Type.Union([Type.String(), Type.Null()], { description: 'Who deleted it: its author or an Owner/Host.' }),
 };
 
 export const MessageSchema = Type.Object(
@@ -30,7 +32,7 @@ export const MessageSchema = Type.Object(
     channel: Type.Union([Type.String(), Type.Null()], { description: 'The channel; null for direct and task messages.' }),
     task: Type.Union([Type.Integer(), Type.Null()], { description: 'The task whose discussion holds it; null otherwise.' }),
     author: Type.String(),
-    body: UntrustedText({ minLength: 1, maxLength: MAX_MESSAGE_BODY, description: 'Markdown, verbatim.' }),
+    body: UntrustedText({ maxLength: MAX_MESSAGE_BODY, description: 'Markdown, verbatim; empty once deleted.' }),
     mentioned_members: Type.Array(Type.String(), {
       description: 'Active members the body mentions, resolved when it was posted; for a direct message, the other participant.',
     }),

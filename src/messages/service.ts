@@ -37,7 +37,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
 import type { MentionParser } from './mention-parser.js';
 import { resolveMentions } from './resolve-mentions.js';
-import { toMessage, type Conversation, type Message } from './records.js';
+import { eventPlacement, toMessage, type Conversation, type Message } from './records.js';
 import type { MessageTable } from './tables.js';
 import { DEFAULT_MESSAGE_LIMIT, MAX_MESSAGE_LIMIT, type ConversationPage, type MessagePage } from './schemas.js';
 
@@ -149,10 +149,7 @@ export async function postMessage(
       ...notified.map((handle) => `member:mentioned:${handle}`),
     ],
     payload: {
-      message_id: message.id,
-      channel: message.channel,
-      task: message.task,
-      thread_root: message.thread_root,
+      ...eventPlacement(message),
       author,
       body,
       mentioned_members: placement.mentioned,

@@ -13,7 +13,7 @@ export interface MessageTable {
   direct_member_a: string | null;
   direct_member_b: string | null;
   author: string;
-  /** Markdown, stored verbatim. */
+  /** Markdown, stored verbatim; '' once deleted. */
   body: string;
   /** JSON array of handles resolved when the message was posted (never reparsed). */
   mentioned_members: string;
@@ -26,6 +26,9 @@ export interface MessageTable {
   /** Edits (docs/messages.md, "Edits"): 1 as posted, one more per edit. */
   version: Generated<number>;
   edited_ts: string | null;
+  /** Deletion (docs/messages.md, "Deletion"): set on a tombstone, whose body is '' and mentions []. */
+  deleted_ts: string | null;
+  deleted_by: string | null;
 }
 
 /** A body an edit replaced: the current one stays in `messages`, so each is stored once. */

@@ -48,6 +48,8 @@ const MESSAGE = {
   version: 1,
   edited_ts: null,
   reactions: [],
+  deleted_ts: null,
+  deleted_by: null,
 };
 
 const MESSAGE_POSTED = {

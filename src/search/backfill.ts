@@ -195,8 +195,11 @@ async function unindexed(tx: Tx, kind: 'message' | 'task', range: { above: numbe
       .select(sql<string>`case when d.id is null then m.body else '' end`.as('body'))
       .where('m.id', '>', range.above)
       .where('m.id', '<=', range.upTo)
+      .where('m.deleted_ts', 'is', null)
       .orderBy('m.id', order)
       .limit(limit)
+      // Held until the batch commits, so a deletion waits for it and then removes what it wrote, and a deleted one is passed over.
+      .$if(tx.dialect === 'postgres', (q) => q.forShare('m'))
       .execute();
     return rows.map(({ document, ...message }) => ({
       id: Number(message.id),

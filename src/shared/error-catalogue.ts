@@ -103,6 +103,7 @@ export const ERROR_CATALOGUE = {
   version_conflict: { status: 409, meaning: 'expected_version is stale: read the Resource again and reapply the change.' },
   message_version_conflict: { status: 409, meaning: '`expected_version` is not the message\'s current version: read it again and reapply the change.' },
   reaction_limit_reached: { status: 409, meaning: 'The message has as many different reactions as it may hold: add to one of them instead.' },
+  message_deleted: { status: 409, meaning: 'The message was deleted: a tombstone cannot be edited or deleted again.' },
   pin_limit_reached: { status: 409, meaning: 'The Space has as many pins as it may hold: an Owner/Host must unpin one first.' },
   already_pinned: { status: 409, meaning: 'The Resource is already pinned in the Space.' },
   pin_proposal_exists: { status: 409, meaning: 'A pin proposal for this Resource, or by you, is already pending in the Space.' },

@@ -85,6 +85,16 @@ export function registerMessageCommands(program: Command): void {
       say(`Edited message ${body.id} in ${body.space}: now version ${body.version}${mentioned(body)}.`);
     });
 
+  client(program, 'delete-message <space> <id>', 'delete a message (yours, or any as an Owner/Host): a tombstone stays in its place').action(
+    async (space: string, id: string, opts: CommonOptions) => {
+      const { body } = await send(resolveTarget(opts.host), (api) =>
+        api.DELETE('/v0/spaces/{slug}/messages/{id}', { params: { path: { slug: space, id: positiveInteger(id) } } }),
+      );
+      if (opts.json) return printJson(body);
+      say(`Deleted message ${body.id} in ${body.space}.`);
+    },
+  );
+
   client(program, 'message-versions <space> <id>', 'print every body a message has had, oldest first').action(
     async (space: string, id: string, opts: CommonOptions) => {
       const { body } = await send(resolveTarget(opts.host), (api) =>
@@ -164,7 +174,8 @@ function inThread(m: Pick<Message, 'thread_root'>): string {
 function printMessages(page: Message[], indent = ''): void {
   for (const m of [...page].reverse()) {
     say(`${indent}#${m.id}  ${m.author}  ${time(m.created_ts)}${m.edited_ts === null ? '' : '  (edited)'}${replies(m)}`);
-    for (const line of printable(m.body).split('\n')) say(`${indent}  ${line}`.trimEnd());
+    const text = m.deleted_ts === null ? printable(m.body) : `(deleted by ${m.deleted_by ?? 'an Owner/Host'})`;
+    for (const line of text.split('\n')) say(`${indent}  ${line}`.trimEnd());
     if (m.reactions.length > 0) say(`${indent}  ${reactionLine(m)}`);
     say('');
   }

@@ -27,6 +27,7 @@ import * as messageEdits from './0024-message-edits.js';
 import * as searchReadIndexes from './0025-search-read-indexes.js';
 import * as messageReactions from './0026-message-reactions.js';
 import * as readMarks from './0027-read-marks.js';
+import * as messageDeletion from './0028-message-deletion.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0025-search-read-indexes': searchReadIndexes,
   '0026-message-reactions': messageReactions,
   '0027-read-marks': readMarks,
+  '0028-message-deletion': messageDeletion,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

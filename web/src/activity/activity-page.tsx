@@ -63,7 +63,7 @@ function Timeline({ slug }: { slug: string }) {
               <li key={event.cursor}>
                 <p>{describe(event, slug, titles.data ?? new Map(), standing.me?.handle ?? null)}</p>
                 <Time iso={event.created_ts} />
-                {event.type === 'message_posted' ? <p className="quote">“{excerpt(event.payload.body, 160)}”</p> : null}
+                {event.type === 'message_posted' && event.payload.body !== undefined ? <p className="quote">“{excerpt(event.payload.body, 160)}”</p> : null}
               </li>
             ))}
           </ol>

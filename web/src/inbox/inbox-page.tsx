@@ -122,7 +122,8 @@ function InboxItem({ event, reader, unread }: { event: MessageEvent; reader: str
         ) : null}
         <Time iso={event.created_ts} />
       </p>
-      <p className="excerpt">{excerpt(event.payload.body)}</p>
+      {/* A deleted message's events keep no body. */}
+      <p className="excerpt">{event.payload.body === undefined ? '(deleted)' : excerpt(event.payload.body)}</p>
     </li>
   );
 }
