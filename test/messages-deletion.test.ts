@@ -191,6 +191,19 @@ for (const backend of backends()) {
       );
     });
 
+    it('lets an author take their words back even once they may no longer post there', async () => {
+      assert.equal((await server.request('POST', '/v0/spaces/plaza/join', { token: carol.session })).status, 200);
+      const said = await post(carol, `regretted ${secret()}`);
+      assert.equal((await server.request('POST', '/v0/spaces/plaza/members/carol/remove', { token: owner.session })).status, 200);
+      assertError(await server.request('POST', '/v0/spaces/plaza/channels/general/messages', { token: carol.session, body: { body: 'more' } }), 'not_admitted');
+      const res = await remove(carol, said.id);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.deleted_by, 'carol');
+      // Back in, for the cases below.
+      assert.equal((await server.request('POST', '/v0/spaces/plaza/invitations', { token: owner.session, body: { member: 'carol' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/plaza/join', { token: carol.session })).status, 200);
+    });
+
     it('deleting a reply keeps its thread: the root still counts it, and it stays in its place', async () => {
       const root = await post(alice, 'root');
       const reply = await post(bob, `reply ${secret()}`, root.id);
