@@ -147,6 +147,19 @@ for (const backend of backends()) {
       assert.deepEqual(events.map((e) => [e.type, e.actor]), [['reaction_removed', 'ben'], ['reaction_added', 'ben']]);
     });
 
+    it('refuses a new reaction on a deleted message with 409 message_deleted, and lets one be taken back', async () => {
+      const id = await post(ada.session, 'plaza', 'general', 'soon gone');
+      assert.equal((await react(ben.session, id, PARTY)).status, 200);
+      assert.equal((await server.request('DELETE', `/v0/spaces/plaza/messages/${id}`, { token: ada.session })).status, 200);
+      const since = await lastCursor(server);
+      assertError(await react(cy.session, id, PARTY), 'message_deleted');
+      const removed = await unreact(ben.session, id, PARTY);
+      assert.equal(removed.status, 200);
+      assert.deepEqual(removed.body.reactions, []);
+      const events = (await feed(since)).filter((e) => e.type.startsWith('reaction_'));
+      assert.deepEqual(events.map((e) => [e.type, e.actor]), [['reaction_removed', 'ben']], 'the refused reaction left nothing');
+    });
+
     it('names the first 20 members of an emoji, earliest first, and counts them all', async () => {
       const id = await post(ada.session, 'plaza', 'general', 'vote here');
       const voters: string[] = [];

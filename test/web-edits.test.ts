@@ -13,6 +13,7 @@ for (const backend of backends()) {
     let app: WebApp;
     let ada: { handle: string; session: string };
     let bob: { handle: string; session: string };
+    let hana: { handle: string; session: string };
     const slug = 'loft';
 
     before(async () => {
@@ -21,6 +22,7 @@ for (const backend of backends()) {
       bob = await app.server.human('bob');
       await activeSpace(app.server, ada.session, slug, 'open');
       for (const token of [ada.session, bob.session]) assert.equal((await app.server.request('POST', `/v0/spaces/${slug}/join`, { token })).status, 200);
+      hana = await app.server.human('hana', { role: 'host', space: slug });
     });
     afterEach(() => app.pages.finish());
     after(() => app?.stop());
@@ -87,6 +89,42 @@ for (const backend of backends()) {
       await message.getByRole('button', { name: 'Save' }).click();
       await message.getByRole('alert').filter({ hasText: 'Could not save' }).waitFor();
       assert.equal(await editor.inputValue(), 'Bring cake.', 'what was typed is kept');
+    });
+
+    it('deletes after asking, leaves a note in its place for everyone, and lets the Space’s Host delete anyone’s', async () => {
+      const mine = await app.server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token: ada.session, body: { body: 'Wrong channel, sorry.' } });
+      const theirs = await app.server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token: bob.session, body: { body: 'Buy cheap pills here.' } });
+      const bobPage = await openGeneral(bob.session);
+      const adaPage = await openGeneral(ada.session);
+      const adaMessage = log(adaPage).locator(`[data-message="${mine.body.id}"]`);
+      await adaMessage.getByText('Wrong channel, sorry.').waitFor();
+      // Nobody but its author and the Space's Owner/Host is offered to delete a message.
+      await log(adaPage).locator(`[data-message="${theirs.body.id}"]`).hover();
+      assert.equal(await log(adaPage).getByRole('button', { name: 'Delete @bob’s message' }).count(), 0);
+
+      await adaMessage.hover();
+      await adaMessage.getByRole('button', { name: 'Delete your message' }).click();
+      const ask = adaMessage.getByRole('group', { name: 'Delete the message?' });
+      await ask.getByRole('button', { name: 'Keep it' }).click();
+      assert.equal(await ask.count(), 0);
+      await adaMessage.getByText('Wrong channel, sorry.').waitFor();
+      await adaMessage.hover();
+      await adaMessage.getByRole('button', { name: 'Delete your message' }).click();
+      await assertAccessible(adaPage, 'asking before a deletion');
+      await ask.getByRole('button', { name: 'Delete', exact: true }).click();
+      await adaMessage.getByText('This message was deleted.').waitFor();
+      await log(bobPage).locator(`[data-message="${mine.body.id}"]`).getByText('This message was deleted.').waitFor();
+      assert.equal(await log(bobPage).getByText('Wrong channel, sorry.').count(), 0, 'gone from the other reader’s page, live');
+
+      // The Space's Host removes someone else's message, and the note names who did.
+      const hostPage = await openGeneral(hana.session);
+      const spam = log(hostPage).locator(`[data-message="${theirs.body.id}"]`);
+      await spam.hover();
+      await spam.getByRole('button', { name: 'Delete @bob’s message' }).click();
+      await spam.getByRole('group', { name: 'Delete the message?' }).getByText('Delete @bob’s message?', { exact: false }).waitFor();
+      await spam.getByRole('button', { name: 'Delete', exact: true }).click();
+      await log(bobPage).locator(`[data-message="${theirs.body.id}"]`).getByText('This message was deleted by @hana.').waitFor();
+      await screenshots(bobPage, 'deletion-tombstones');
     });
   });
 }

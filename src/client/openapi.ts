@@ -1164,7 +1164,7 @@ export interface paths {
         get?: never;
         /**
          * React to a message with an emoji
-         * @description By members who may read the message and post where it is (a direct message: its two participants). Answers the message. Once per member and emoji: again changes nothing. At most 50 different emoji per message (409).
+         * @description By members who may read the message and post where it is (a direct message: its two participants). Answers the message. Once per member and emoji: again changes nothing. At most 50 different emoji per message (409); none on a deleted message (409).
          */
         put: operations["add_reaction"];
         post?: never;

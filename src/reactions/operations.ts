@@ -35,7 +35,7 @@ export const addReaction = reactionOperation({
   name: 'add_reaction',
   method: 'PUT',
   summary: 'React to a message with an emoji',
-  rule: `Once per member and emoji: again changes nothing. At most ${MAX_DISTINCT_REACTIONS} different emoji per message (409).`,
+  rule: `Once per member and emoji: again changes nothing. At most ${MAX_DISTINCT_REACTIONS} different emoji per message (409); none on a deleted message (409).`,
   change: add,
 });
 

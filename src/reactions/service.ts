@@ -30,6 +30,8 @@ export interface ReactionChange {
 
 export async function addReaction(tx: Tx, actor: Actor, change: ReactionChange): Promise<Message> {
   const { message, member } = await openReaction(tx, actor, change);
+  // Nothing is left to react to; taking one's reaction back from a tombstone stays allowed.
+  if (message.deleted_ts !== null) throw conflict('message_deleted', `message ${message.id} was deleted`);
   const mine = await tx.db
     .selectFrom('message_reactions')
     .select('id')

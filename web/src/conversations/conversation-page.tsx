@@ -127,6 +127,7 @@ function ConversationView({ space, conversation, target: linked }: { space: Spac
           onOpenThread={(root) => showThread(root === thread ? null : root)}
           openThread={thread}
           newSince={openedAt}
+          moderator={standing.ownerOrHost}
         />
         {rule.allowed ? <Composer label={`Message ${place}`} mentions={conversation.kind === 'channel'} handles={handles} me={me} onSend={send} /> : <CannotPost reason={rule.reason} />}
       </div>
@@ -140,6 +141,7 @@ function ConversationView({ space, conversation, target: linked }: { space: Spac
           reader={me}
           target={linkedRoot ? linked : null}
           canPost={rule.allowed}
+          moderator={standing.ownerOrHost}
           handles={handles}
           onClose={() => showThread(null)}
         />

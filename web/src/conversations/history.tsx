@@ -8,7 +8,7 @@ import { useNow } from '../app/now';
 import { RelativeTime } from '../app/ui';
 import type { Message } from './data';
 import { continuesTurn } from './grouping';
-import { EditedMark, EditMessage, MessageVersions } from './message-edit';
+import { DeleteMessage, EditedMark, EditMessage, MessageVersions, Tombstone } from './message-edit';
 import { AddReaction, ReactionChips } from './reactions';
 import { remarkMentions } from './mentions';
 
@@ -33,6 +33,7 @@ export function MessageHistory({
   openThread = null,
   start = 'This is the beginning of the conversation.',
   newSince = null,
+  moderator = false,
 }: {
   history: UseInfiniteQueryResult<InfiniteData<Message[]>>;
   /** Names the log for screen readers ("Messages in #general"). */
@@ -49,6 +50,8 @@ export function MessageHistory({
   start?: string;
   /** The reader's mark when the conversation opened: "New messages" goes above the first one after it. */
   newSince?: number | null;
+  /** The reader is an Owner/Host of the Space: they may delete anyone's message. */
+  moderator?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLDivElement>(null);
@@ -165,6 +168,7 @@ export function MessageHistory({
               onOpenThread={onOpenThread}
               threadOpen={message.id === openThread}
               firstNew={message.id === firstNew}
+              moderator={moderator}
             />
           ))}
         </ol>
@@ -196,6 +200,7 @@ export function MessageItem({
   onOpenThread,
   threadOpen = false,
   firstNew = false,
+  moderator = false,
 }: {
   message: Message;
   reader: string | null;
@@ -207,6 +212,7 @@ export function MessageItem({
   threadOpen?: boolean;
   /** The first message after the reader's mark: the "New messages" divider goes above it. */
   firstNew?: boolean;
+  moderator?: boolean;
 }) {
   const direct = message.direct_members !== undefined;
   // In a direct message the other participant is "mentioned" by definition: nothing to highlight.
@@ -214,6 +220,8 @@ export function MessageItem({
   const mentionsMe = reader !== null && mentioned.includes(reader);
   const plugins = useMemo(() => [remarkMentions({ mentioned, reader })], [mentioned, reader]);
   const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const deleted = message.deleted_ts !== null;
   const [versionsOpen, setVersionsOpen] = useState(false);
   const versionsId = useId();
   const mine = reader !== null && message.author === reader;
@@ -239,7 +247,9 @@ export function MessageItem({
         {mentionsMe ? <span className="badge mention-badge">mentions you</span> : null}
         {targeted ? <span className="badge target-badge">linked</span> : null}
       </p>
-      {editing ? (
+      {deleted ? (
+        <Tombstone message={message} />
+      ) : editing ? (
         <EditMessage message={message} onDone={() => setEditing(false)} />
       ) : (
         <RenderedMarkdown source={message.body} className="message-body" remarkPlugins={plugins} />
@@ -249,7 +259,8 @@ export function MessageItem({
       {onOpenThread && message.thread_root === null && (message.reply_count ?? 0) > 0 ? (
         <ThreadSummary message={message} now={now} open={threadOpen} onOpen={onOpenThread} />
       ) : null}
-      {!editing && (reader !== null || onOpenThread) ? (
+      {deleting && !deleted ? <DeleteMessage message={message} reader={reader} onDone={() => setDeleting(false)} /> : null}
+      {!editing && !deleting && !deleted && (reader !== null || onOpenThread) ? (
         // Floats over the message's corner where there is a pointer (shown on hover or focus), a row of
         // its own on touch screens.
         <div className="message-toolbar">
@@ -262,6 +273,11 @@ export function MessageItem({
           {mine ? (
             <button type="button" className="link-button" onClick={() => setEditing(true)}>
               Edit<span className="visually-hidden"> your message</span>
+            </button>
+          ) : null}
+          {mine || moderator ? (
+            <button type="button" className="link-button danger-link" onClick={() => setDeleting(true)}>
+              Delete<span className="visually-hidden">{mine ? ' your message' : ` @${message.author}’s message`}</span>
             </button>
           ) : null}
         </div>

@@ -128,3 +128,46 @@ function Versions({ message }: { message: Message }) {
     </ol>
   );
 }
+
+/**
+ * "Delete" asks first, in place: the message's own row says what will go and offers to keep
+ * it, so a slip of the pointer deletes nothing. Someone else's message (as its Space's
+ * Owner/Host) says whose it is.
+ */
+export function DeleteMessage({ message, reader, onDone }: { message: Message; reader: string | null; onDone: () => void }) {
+  const queries = useQueryClient();
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
+  const remove = useMutation({
+    mutationFn: async () => {
+      await call(client.DELETE('/v0/spaces/{slug}/messages/{id}', { params: { path: { slug: message.space, id: message.id } } }));
+    },
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: conversationKeys.all(message.space) });
+      onDone();
+    },
+  });
+  const whose = message.author === reader ? 'this message' : `@${message.author}’s message`;
+  return (
+    <div className="message-delete" role="group" aria-label="Delete the message?">
+      <p>
+        Delete {whose}? Its text and earlier versions go for everyone; a note that it was deleted stays in its place.
+      </p>
+      <ErrorMessage>{remove.isError ? `Could not delete: ${errorText(remove.error)}` : ''}</ErrorMessage>
+      <div className="message-edit-actions">
+        <button ref={keep} type="button" className="secondary small" onClick={onDone}>
+          Keep it
+        </button>
+        <button type="button" className="danger small" aria-disabled={remove.isPending} onClick={() => remove.isPending || remove.mutate()}>
+          {remove.isPending ? 'Deleting…' : 'Delete'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** What stays of a deleted message: who deleted it, when it was (its time is in the meta line). */
+export function Tombstone({ message }: { message: Message }) {
+  const by = message.deleted_by !== null && message.deleted_by !== message.author ? ` by @${message.deleted_by}` : '';
+  return <p className="tombstone">This message was deleted{by}.</p>;
+}

@@ -22,6 +22,7 @@ export function ThreadPanel({
   reader,
   target,
   canPost,
+  moderator,
   handles,
   onClose,
 }: {
@@ -34,6 +35,7 @@ export function ThreadPanel({
   /** A reply the address points at. */
   target: number | null;
   canPost: boolean;
+  moderator: boolean;
   handles: readonly string[];
   onClose: () => void;
 }) {
@@ -81,7 +83,7 @@ export function ThreadPanel({
       ) : (
         <>
           <ol className="messages thread-root" aria-label="Thread root">
-            <MessageItem message={rootMessage.data} reader={reader} targeted={false} now={now} />
+            <MessageItem message={rootMessage.data} reader={reader} targeted={false} now={now} moderator={moderator} />
           </ol>
           <MessageHistory
             history={replies}
@@ -89,6 +91,7 @@ export function ThreadPanel({
             reader={reader}
             empty="No replies yet."
             start="The thread starts with the message above."
+            moderator={moderator}
             target={target}
           />
           {canPost ? <Composer label={`Reply in thread`} mentions={conversation.kind === 'channel'} handles={handles} me={reader} onSend={send} /> : null}
