@@ -126,5 +126,22 @@ for (const backend of backends()) {
       await log(bobPage).locator(`[data-message="${theirs.body.id}"]`).getByText('This message was deleted by @hana.').waitFor();
       await screenshots(bobPage, 'deletion-tombstones');
     });
+
+    it('brings a mention an edit adds to that member’s inbox, leads to the message, and tells the activity', async () => {
+      const posted = await app.server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token: ada.session, body: { body: 'Who has the ladder?' } });
+      const edited = await app.server.request('PATCH', `/v0/spaces/${slug}/messages/${posted.body.id}`, {
+        token: ada.session,
+        body: { body: 'Who has the ladder? @bob, was it you?', expected_version: 1 },
+      });
+      assert.equal(edited.status, 200);
+      const page = await app.pages.open({ session: bob.session });
+      await page.goto('/inbox');
+      const entry = page.getByRole('listitem').filter({ hasText: 'was it you?' });
+      await entry.getByRole('link', { name: '@ada mentioned you in #general (in an edit)' }).click();
+      await page.waitForURL(`**/spaces/${slug}/channels/general?message=${posted.body.id}`);
+      await log(page).locator('[aria-current="true"]').getByText('was it you?', { exact: false }).waitFor();
+      await page.goto(`/spaces/${slug}/activity`);
+      await page.getByRole('list', { name: 'Activity, newest first' }).getByText('edited a message in', { exact: false }).first().waitFor();
+    });
   });
 }

@@ -207,6 +207,21 @@ export function describe(event: Event, slug: string, titles: Map<number, string>
         </>
       );
     }
+    case 'message_edited':
+    case 'message_deleted':
+    case 'reaction_added':
+    case 'reaction_removed': {
+      const { channel, task: inTask } = event.payload;
+      const where =
+        channel !== null ? place(`/channels/${encodeURIComponent(channel)}`, `#${channel}`) : inTask !== null ? task(inTask) : 'a direct message';
+      if (event.type === 'message_edited') return <>{by} edited a message in {where}.</>;
+      if (event.type === 'message_deleted') return <>{by} deleted a message in {where}.</>;
+      return (
+        <>
+          {by} {event.type === 'reaction_added' ? 'reacted' : 'took back a reaction'} {event.payload.emoji} to a message in {where}.
+        </>
+      );
+    }
     case 'resource_created':
       return <>{by} created the Resource {resource(event.payload.resource_id, event.payload.name)}.</>;
     case 'resource_version_added':

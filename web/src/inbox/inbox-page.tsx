@@ -101,7 +101,7 @@ function InboxItem({ event, reader, unread }: { event: MessageEvent; reader: str
       : 'sent you a direct message'
     : isReply(event) && !mentioned
       ? `replied in a thread in ${place?.label ?? 'a conversation'}`
-      : `mentioned you in ${place?.label ?? 'a message'}`;
+      : `mentioned you in ${place?.label ?? 'a message'}${event.type === 'message_edited' ? ' (in an edit)' : ''}`;
   return (
     <li className={unread ? 'inbox-item unread' : 'inbox-item'}>
       <h2>

@@ -2,9 +2,10 @@ import type { Event } from '../api/client';
 
 // What an inbox or timeline entry says about a message, and where it leads.
 
-export type MessageEvent = Extract<Event, { type: 'message_posted' }>;
+/** A message as posted, or as an edit made it: an edit that adds a mention reaches the inbox of whom it newly mentions. */
+export type MessageEvent = Extract<Event, { type: 'message_posted' | 'message_edited' }>;
 
-export const isMessage = (event: Event): event is MessageEvent => event.type === 'message_posted';
+export const isMessage = (event: Event): event is MessageEvent => event.type === 'message_posted' || event.type === 'message_edited';
 
 const spaceBase = (slug: string) => `/spaces/${encodeURIComponent(slug)}`;
 
@@ -19,7 +20,8 @@ export function messagePlace(event: MessageEvent, reader: string | null): { path
   const { payload } = event;
   if (event.space === null) return null;
   const base = spaceBase(event.space);
-  const at = isReply(event) ? `?message=${payload.message_id}` : '';
+  // A reply opens its thread; an edit's entry shows the message it changed, marked.
+  const at = isReply(event) || event.type === 'message_edited' ? `?message=${payload.message_id}` : '';
   if (payload.channel !== null) return { path: `${base}/channels/${encodeURIComponent(payload.channel)}${at}`, label: `#${payload.channel}` };
   if (payload.task !== null) return { path: `${base}/tasks/${payload.task}`, label: `task #${payload.task}` };
   const other = payload.direct_members?.find((h) => h !== reader) ?? payload.author;
