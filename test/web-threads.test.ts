@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { backends } from './support/server.js';
-import { activeSpace } from './support/spaces.js';
+import { activeSpace, joinAll } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
 
 // Threads in the web app: a reply opens beside its conversation, live for
@@ -20,7 +20,7 @@ for (const backend of backends()) {
       ada = await app.server.human('ada');
       bob = await app.server.human('bob');
       await activeSpace(app.server, ada.session, slug, 'open');
-      for (const token of [ada.session, bob.session]) assert.equal((await app.server.request('POST', `/v0/spaces/${slug}/join`, { token })).status, 200);
+      await joinAll(app.server, slug, [ada.session, bob.session]);
     });
     afterEach(() => app.pages.finish());
     after(() => app?.stop());

@@ -13,3 +13,11 @@ export async function activeSpace(
   const approved = await server.request('POST', `/v0/spaces/${slug}/approve`, { token: STEWARD_KEY });
   assert.equal(approved.status, 200, `approve ${slug}`);
 }
+
+/** Each credential joins the Space (an open one): the usual start of a conversation test. */
+export async function joinAll(server: TestServer, slug: string, tokens: readonly string[]): Promise<void> {
+  for (const token of tokens) {
+    const joined = await server.request('POST', `/v0/spaces/${slug}/join`, { token });
+    assert.equal(joined.status, 200, `join ${slug}`);
+  }
+}
