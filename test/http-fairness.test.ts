@@ -169,7 +169,7 @@ for (const backend of backends()) {
           // The storm has filled every connection the server takes (768 by default).
           await metricUntil(server, 'atrium_http_connections', (open) => open >= 767);
           // Long polls hold no more than their share: 64 per address, so 320 of the 1,250 sent.
-          // Idle sockets may fill the connections before the first poll is held: wait for one.
+          // The storm sends its long polls first and its idle sockets once one poll was turned away.
           const heldPolls = await metricUntil(server, 'atrium_feed_waiters', (held) => held > 0);
           assert.ok(heldPolls > 0 && heldPolls <= attackers.length * 64, `${heldPolls} long polls are held`);
 

@@ -8,6 +8,12 @@ import { parentPort, workerData } from 'node:worker_threads';
  * polls that never come back of themselves, and idle sockets that send part of
  * a request line and nothing more, reconnecting whenever the server closes
  * them. Told `stop`, it closes everything and reports how each long poll ended.
+ *
+ * The long polls go first, and the idle sockets only once the server has told
+ * one long poll to come back later: started together, idle sockets could fill
+ * every connection before any address had more long polls than its share, and
+ * whether a test saw a poll turned away would depend on which connections the
+ * kernel completed first (a loaded machine once saw none).
  */
 export interface StormPlan {
   port: number;
@@ -70,7 +76,10 @@ function longPoll(from: string): void {
       try {
         const page = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: unknown[] };
         if (res.statusCode === 200 && page.events.length > 0) settle('withEvents');
-        else if (res.statusCode === 200 && res.headers['retry-after'] === '5') settle('toldToComeBack');
+        else if (res.statusCode === 200 && res.headers['retry-after'] === '5') {
+          settle('toldToComeBack');
+          startIdleSockets();
+        }
         else settle('otherAnswers');
       } catch {
         settle('otherAnswers');
@@ -82,10 +91,14 @@ function longPoll(from: string): void {
   request.end();
 }
 
-for (const from of plan.addresses) {
-  for (let i = 0; i < plan.pollsPerAddress; i++) longPoll(from);
-  for (let i = 0; i < plan.idlePerAddress; i++) idleSocket(from);
+let idleStarted = false;
+function startIdleSockets(): void {
+  if (idleStarted || stopping) return;
+  idleStarted = true;
+  for (const from of plan.addresses) for (let i = 0; i < plan.idlePerAddress; i++) idleSocket(from);
 }
+
+for (const from of plan.addresses) for (let i = 0; i < plan.pollsPerAddress; i++) longPoll(from);
 
 parentPort!.on('message', (message: string) => {
   if (message === 'report') {
