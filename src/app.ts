@@ -29,6 +29,7 @@ import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
 import { SearchBackfill } from './search/backfill.js';
 import { setWritesIndexed } from './search/index-writes.js';
+import { PendingDocumentMover } from './search/pending.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -47,6 +48,8 @@ export interface App {
   readiness: Readiness;
   /** Indexes what existed before the search index, in the background (docs/search-index.md). */
   searchBackfill: SearchBackfill;
+  /** SQLite: moves new records' search documents into the index in the background (src/search/pending.ts). */
+  pendingDocuments: PendingDocumentMover;
   close(): Promise<void>;
 }
 
@@ -151,15 +154,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Only serving nodes walk, never the admin CLI; the node serves meanwhile. With the index
   // off nothing is written to it: a later start with it on walks what was written meanwhile.
   const searchBackfill = new SearchBackfill(ctx);
-  if (config.searchIndex) searchBackfill.start();
+  // SQLite: new records' documents wait to be moved into the index together (docs/search-index.md).
+  const pendingDocuments = new PendingDocumentMover(ctx.db, ctx.log);
+  if (config.searchIndex) {
+    searchBackfill.start();
+    pendingDocuments.start();
+  }
   return {
     http,
     ctx,
     readiness,
     searchBackfill,
+    pendingDocuments,
     async close() {
       readiness.draining = true;
       await searchBackfill.stop();
+      await pendingDocuments.stop();
       // Before the tail stops: a stopped tail no longer makes anyone wait.
       await ctx.webhooks.stop();
       // Long polls answer now with what they have; otherwise closing would wait out every one.

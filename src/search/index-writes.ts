@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
 import type { Dialect } from '../storage/dialect.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import { movePendingDocuments } from './pending.js';
 import { documentTerms, ftsColumn, tsvectorLiteral, type DocumentTerms } from './document-terms.js';
 import type { SearchDocumentTable, SearchKind } from './tables.js';
 
@@ -10,8 +11,9 @@ import type { SearchDocumentTable, SearchKind } from './tables.js';
  * searchable record calls one of these in its own transaction, so the record
  * and its document commit together or not at all, and the next search on any
  * node finds it. What a call costs: one insert on PostgreSQL (row and terms
- * together); on SQLite one statement, whose trigger inserts the row and its
- * FTS5 terms.
+ * together); on SQLite one statement, whose trigger writes the document to
+ * the pending table that searches empty into the index before reading
+ * (src/search/pending.ts).
  *
  * The inputs name only the fields indexed, so the capabilities that call in
  * pass their rows as they have them, and this folder imports no service.
@@ -147,8 +149,9 @@ export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
 
 /**
  * A new record's document: one statement on either database. On SQLite it
- * goes through the view `search_document_writes`, whose trigger writes the
- * row and its FTS5 terms (migration 0022). That statement is written once, not
+ * goes through the view `search_document_writes`, whose trigger writes it to
+ * `search_pending_documents` (migration 0029), from where it is moved into the
+ * index with others (src/search/pending.ts). That statement is written once, not
  * built per post: Kysely's `sql` template parses each of its eleven values
  * into a query tree and compiles it again at every call, a tenth of what the
  * index adds to a post.
@@ -209,6 +212,8 @@ const TERM_CHARS_PER_STATEMENT = 4_000_000;
 
 /** Writes documents and their terms; answers how many were written (not ignored). */
 export async function writeDocuments(db: Kysely<DatabaseSchema>, dialect: Dialect, documents: SearchDocument[], onIndexed: OnIndexed): Promise<number> {
+  // A pending document of the same record is older than this one: it goes in first, so this replaces it (or is ignored beside it).
+  if (dialect === 'sqlite') await movePendingDocuments(db);
   let written = 0;
   let chunk: Array<{ document: SearchDocument; terms: DocumentTerms }> = [];
   let chars = 0;
@@ -281,6 +286,8 @@ async function writeSqlite(db: Kysely<DatabaseSchema>, chunk: Array<{ document: 
 
 /** Removes a record's document and its terms, if it has one. */
 export async function removeDocument(db: Kysely<DatabaseSchema>, dialect: Dialect, key: string): Promise<void> {
+  // The record's document may still be pending: moved first, it is removed with the rest.
+  if (dialect === 'sqlite') await movePendingDocuments(db);
   const removed = await db.deleteFrom('search_documents').where('record_key', '=', key).returning('id').execute();
   if (dialect === 'sqlite') for (const { id } of removed) await sql`delete from search_terms where rowid = ${id}`.execute(db);
 }

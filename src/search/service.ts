@@ -7,6 +7,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { decodeCursor, encodeCursor, MAX_OFFSET } from './page-cursor.js';
 import { fts5Match, tsquery } from './match-syntax.js';
 import { parseQuery, type ParsedQuery, type Place } from './query-language.js';
+import { movePendingBeforeReading } from './pending.js';
 import { resultTexts } from './result-text.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchKind, type SearchPage, type SearchRequest, type SearchResult } from './schemas.js';
 import { searchScope, type SearchScope } from './scope.js';
@@ -30,6 +31,8 @@ export async function search(db: Database, actor: Actor, request: SearchRequest)
   const offset = decodeCursor(binding, request.cursor);
   const limit = Math.min(request.limit ?? DEFAULT_SEARCH_LIMIT, MAX_OFFSET - offset);
   await requireKnownSpaces(db.kysely, [...parsed.places.map((place) => place.space), ...(request.space ? [request.space] : [])]);
+  // SQLite: documents still waiting to be moved into the index go in now, so every committed record is found.
+  await movePendingBeforeReading(db);
   const scope = await searchScope(db.kysely, actor);
   const rows = limit <= 0 || filters === null ? [] : await findDocuments(db, parsed, filters, scope, request.sort ?? 'relevance', offset, limit + 1);
   const more = rows.length > limit && offset + limit < MAX_OFFSET;

@@ -44,6 +44,7 @@ export interface DatabaseOptions {
 export class Database {
   /** Set once by the composition root: the event log that numbers, follows and announces events. */
   eventLog: EventLogHooks | undefined;
+  private readonly committedListeners: Array<() => void> = [];
 
   private constructor(
     readonly kysely: Kysely<DatabaseSchema>,
@@ -109,6 +110,15 @@ export class Database {
     this.watchers.push(watcher);
   }
 
+  /** Calls `listener` after each transaction of this node commits (src/search/pending.ts moves new search documents then). */
+  onCommitted(listener: () => void): () => void {
+    this.committedListeners.push(listener);
+    return () => {
+      const at = this.committedListeners.indexOf(listener);
+      if (at >= 0) this.committedListeners.splice(at, 1);
+    };
+  }
+
   async migrate(): Promise<string[]> {
     const schema =
       this.dialect === 'postgres'
@@ -164,6 +174,7 @@ export class Database {
     }
     await ticket?.committed();
     for (const hook of hooks) hook();
+    for (const listener of this.committedListeners) listener();
     return result;
   }
 

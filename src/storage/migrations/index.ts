@@ -28,6 +28,7 @@ import * as searchReadIndexes from './0025-search-read-indexes.js';
 import * as messageReactions from './0026-message-reactions.js';
 import * as readMarks from './0027-read-marks.js';
 import * as messageDeletion from './0028-message-deletion.js';
+import * as searchPendingDocuments from './0029-search-pending-documents.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0026-message-reactions': messageReactions,
   '0027-read-marks': readMarks,
   '0028-message-deletion': messageDeletion,
+  '0029-search-pending-documents': searchPendingDocuments,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
