@@ -369,6 +369,22 @@ for (const backend of backends()) {
       await extendBackfill(db());
       assert.equal(await runBackfill(db(), SMALL), 0, 'walking again finds nothing to write');
       await assertOneEach(indexed);
+
+      // Relevance ranks the newest matches by document id: walking down, the backfill took ids
+      // below every document's, so they rise with the records' age, and a record written now is above them all.
+      const messageDocumentIds = async () => {
+        await settle();
+        const rows = await db().kysely.selectFrom('search_documents').select(['id', 'record_key']).where('kind', '=', 'message').execute();
+        return rows.map((row) => ({ record: Number(row.record_key.split(':')[1]), document: Number(row.id) })).sort((a, b) => a.record - b.record);
+      };
+      const walked = await messageDocumentIds();
+      assert.deepEqual(
+        walked.map((row) => row.document),
+        walked.map((row) => row.document).sort((a, b) => a - b),
+      );
+      const fresh = await post('written after the walk');
+      const now = (await messageDocumentIds()).find((row) => row.record === fresh.id)!;
+      assert.ok(walked.every((row) => row.document < now.document));
     });
 
     it("finds at a node's start what a node of the previous version wrote without documents, committed late or since, and Resources it left stale", async () => {

@@ -163,7 +163,9 @@ async function numberedBatch(tx: Tx, kind: 'message' | 'task', state: State, lim
   if (upwards) high = rows.length < limits.rows ? bound : Math.max(...ids);
   else low = rows.length < limits.rows ? 0 : Math.min(...ids) - 1;
   const documents = rows.flatMap((r) => (r.document === null ? [r.build()] : []));
-  const written = await writeDocuments(tx.db, tx.dialect, documents, 'ignore');
+  // Walking down, each batch is older than every document: ids below theirs. Walking up (what a
+  // node's start added above the walk), the records are about as new as those indexed as written.
+  const written = await writeDocuments(tx.db, tx.dialect, documents, 'ignore', upwards ? 'next' : 'below');
   const finished = high >= bound && low <= 0;
   await tx.db
     .updateTable('search_backfill')

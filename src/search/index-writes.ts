@@ -210,8 +210,26 @@ export type OnIndexed = 'fail' | 'ignore' | 'replace';
 const ROWS_PER_STATEMENT = 100;
 const TERM_CHARS_PER_STATEMENT = 4_000_000;
 
+/**
+ * Which ids new documents take. Relevance ranks the newest matches by
+ * document id (docs/search.md, "Ranking, order and pages"), so ids must rise
+ * with the records' age: `next` for a record written now; `below` for the
+ * backfill's walk down through older records, newest first: each batch takes
+ * ids below every document's, so the further back the walk goes the lower
+ * they are (negative: every document indexed as it was written keeps a higher
+ * id). With the next ids instead, the walk's oldest records would have held the
+ * highest, and been ranked as the newest.
+ */
+export type DocumentIds = 'next' | 'below';
+
 /** Writes documents and their terms; answers how many were written (not ignored). */
-export async function writeDocuments(db: Kysely<DatabaseSchema>, dialect: Dialect, documents: SearchDocument[], onIndexed: OnIndexed): Promise<number> {
+export async function writeDocuments(
+  db: Kysely<DatabaseSchema>,
+  dialect: Dialect,
+  documents: SearchDocument[],
+  onIndexed: OnIndexed,
+  ids: DocumentIds = 'next',
+): Promise<number> {
   // A pending document of the same record is older than this one: it goes in first, so this replaces it (or is ignored beside it).
   if (dialect === 'sqlite') await movePendingDocuments(db);
   let written = 0;
@@ -219,6 +237,7 @@ export async function writeDocuments(db: Kysely<DatabaseSchema>, dialect: Dialec
   let chars = 0;
   const flush = async () => {
     if (chunk.length === 0) return;
+    if (ids === 'below') await numberBelow(db, dialect, chunk);
     written += dialect === 'postgres' ? await writePostgres(db, chunk, onIndexed) : await writeSqlite(db, chunk, onIndexed);
     chunk = [];
     chars = 0;
@@ -231,6 +250,26 @@ export async function writeDocuments(db: Kysely<DatabaseSchema>, dialect: Dialec
   }
   await flush();
   return written;
+}
+
+/**
+ * Gives each document of `chunk`, in order, an id below every document's. On
+ * PostgreSQL from a descending sequence (migration 0030), as nodes may walk
+ * messages and tasks at once; SQLite has one writer.
+ */
+async function numberBelow(db: Kysely<DatabaseSchema>, dialect: Dialect, chunk: Array<{ document: SearchDocument }>): Promise<void> {
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ id: number }>`select nextval('search_backfill_document_ids') as id from generate_series(1, ${chunk.length})`.execute(db);
+    const taken = rows.map((row) => Number(row.id)).sort((a, b) => b - a);
+    chunk.forEach(({ document }, i) => (document.row = { ...document.row, id: taken[i]! }));
+    return;
+  }
+  const { low } = await db
+    .selectFrom('search_documents')
+    .select((eb) => eb.fn.min<number | null>('id').as('low'))
+    .executeTakeFirstOrThrow();
+  const first = Math.min(Number(low ?? 0), 0) - 1;
+  chunk.forEach(({ document }, i) => (document.row = { ...document.row, id: first - i }));
 }
 
 async function writePostgres(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {

@@ -29,6 +29,7 @@ import * as messageReactions from './0026-message-reactions.js';
 import * as readMarks from './0027-read-marks.js';
 import * as messageDeletion from './0028-message-deletion.js';
 import * as searchPendingDocuments from './0029-search-pending-documents.js';
+import * as searchBackfillDocumentIds from './0030-search-backfill-document-ids.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027-read-marks': readMarks,
   '0028-message-deletion': messageDeletion,
   '0029-search-pending-documents': searchPendingDocuments,
+  '0030-search-backfill-document-ids': searchBackfillDocumentIds,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
