@@ -168,12 +168,12 @@ async function fewDocumentsBy(k: Kysely<Indexed>, filters: Filters): Promise<boo
 }
 
 /**
- * SQLite, words and a `from:` of few documents (docs/search.md, "Costs"):
- * the author's documents lead, each kept if it is among the match's, whose
- * ids FTS5 lists once (its doclists, no document read); the survivors' bm25
- * comes from one more pass over the match. Led by the match instead, a search
- * reads the row of every document its words match to keep the author's (the
- * benchmark's operator query: 5,956 read for 18 kept).
+ * SQLite, words and a `from:` of few documents (docs/search.md, "Costs"): one
+ * pass over the match, keeping only the author's document ids (read from the
+ * author index alone, no document read) and scoring those, then the
+ * survivors' rows for the other filters. Led by the match as other queries
+ * are, a search reads the row of every document its words match to keep the
+ * author's (the benchmark's operator query: 5,956 read for 18 kept).
  */
 async function authorLed(
   k: Kysely<Indexed>,
@@ -185,29 +185,36 @@ async function authorLed(
   offset: number,
   limit: number,
 ): Promise<DocumentRow[]> {
-  // The unary + keeps the match's ids from leading: SQLite reads them into a set once, and the author index leads.
-  let query = k
-    .selectFrom('search_documents as d')
-    .select(columns)
-    .where((eb) => readable(eb as unknown as Docs, scope, 'sqlite', filters.directOnly))
-    .where((eb) => matchesFilters(eb as unknown as Docs, filters))
-    .where(sql<SqlBool>`+d.id in (select rowid from search_terms where search_terms match ${fts.match})`);
-  if (fts.exclude !== null) query = query.where(sql<SqlBool>`d.id not in (select rowid from search_terms where search_terms match ${fts.exclude})`);
-  if (sort === 'newest') return (await query.orderBy('d.created_ts', 'desc').orderBy('d.id', 'desc').limit(limit).offset(offset).execute()).map(documentRow);
-  const candidates = (await query.orderBy('d.id', 'desc').limit(RANKED_MATCHES).execute()).map(documentRow);
-  if (candidates.length === 0) return [];
-  const scores = await k
+  const authorIds = k
+    .selectFrom('search_documents')
+    .select('id')
+    .where('author', 'in', filters.authors)
+    .$if(filters.createdAfter !== null, (q) => q.where('created_ts', '>', filters.createdAfter!))
+    .$if(filters.createdBefore !== null, (q) => q.where('created_ts', '<', filters.createdBefore!));
+  const scored = k
     .selectFrom('search_terms')
     .select(['search_terms.rowid as id', sql<number>`bm25(search_terms, 4.0, 1.0)`.as('score')])
     .where(sql<SqlBool>`search_terms MATCH ${fts.match}`)
-    // Unary + again: a filter on the one pass over the match, not one FTS5 lookup per id.
-    .where(sql<SqlBool>`+search_terms.rowid in (select value from json_each(${JSON.stringify(candidates.map((row) => row.id))}))`)
-    .execute();
-  const score = new Map(scores.map((row) => [Number(row.id), Number(row.score)]));
+    // The unary + makes the author's ids a filter on the one pass over the match: as a
+    // constraint, FTS5 would evaluate the whole match again for each id (2 ms apiece here).
+    .where(sql<SqlBool>`+search_terms.rowid in ${authorIds}`);
+  // The CROSS JOIN keeps the match's pass outermost: each survivor's row is then read by id.
+  let query = k
+    .with('scored', () => scored)
+    .selectFrom('scored as s')
+    .crossJoin('search_documents as d')
+    .whereRef('d.id', '=', 's.id')
+    .select([...columns, 's.score'])
+    .where((eb) => readable(eb as unknown as Docs, scope, 'sqlite', filters.directOnly))
+    .where((eb) => matchesFilters(eb as unknown as Docs, filters));
+  if (fts.exclude !== null) query = query.where(sql<SqlBool>`d.id not in (select rowid from search_terms where search_terms match ${fts.exclude})`);
+  if (sort === 'newest') return (await query.orderBy('d.created_ts', 'desc').orderBy('d.id', 'desc').limit(limit).offset(offset).execute()).map(documentRow);
+  const newest = await query.orderBy('d.id', 'desc').limit(RANKED_MATCHES).execute();
   // bm25 is lower for better matches; ties newest first, as the match-led query orders them.
-  return candidates
-    .sort((a, b) => score.get(a.id)! - score.get(b.id)! || b.created_ts.localeCompare(a.created_ts) || b.id - a.id)
-    .slice(offset, offset + limit);
+  return newest
+    .sort((a, b) => a.score - b.score || b.created_ts.localeCompare(a.created_ts) || b.id - a.id)
+    .slice(offset, offset + limit)
+    .map(({ score: _score, ...row }) => documentRow(row));
 }
 
 /**
