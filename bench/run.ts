@@ -10,7 +10,7 @@
 // A benchmark, not a test: it asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { RESOURCE_TEXT } from './resource-text.js';
+import { copyPostgresSchema, readUnits, replayPostgres, replaySqlite, type Replayed } from './replay.js';
 import { SEARCH_SCENARIOS, searchBench } from './search.js';
 import { webhookStorm, type StormLatencies } from './webhook-storm.js';
 
@@ -110,6 +111,8 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
   const storms = new Map<string, StormLatencies | undefined>();
   const bytes: { feed?: Buffer; empty?: Buffer; search?: Buffer } = {};
   const searchNotes = new Map<string, string[]>();
+  /** Each write scenario's bare-SQL replay (bench/replay.ts), by scenario and checkout. */
+  const replays = new Map<string, Map<string, Replayed & { requests: number }>>();
 
   // The main group's database is seeded only when one of its scenarios runs.
   for (const tree of trees.filter(() => Object.values(MAIN).some(wanted))) {
@@ -121,8 +124,11 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     try {
       const databaseUrl = backend === 'postgres' ? withSearchPath(pgUrl!, schema) : `sqlite:${join(dir, 'bench.db')}`;
       const seeded = await seed(tree.root, databaseUrl, dir);
+      const traceFile = join(dir, 'statements.jsonl');
+      const replayCopy = join(dir, 'replay.db');
+      const trace = { ATRIUM_BENCH_TRACE: traceFile, ...(backend === 'sqlite' ? { ATRIUM_BENCH_TRACE_SQLITE: join(dir, 'bench.db'), ATRIUM_BENCH_TRACE_COPY: replayCopy } : {}) };
       const node = async (extraEnv: Record<string, string> = {}): Promise<string> => {
-        const { url, child } = await startNode(tree.root, databaseUrl, dir, extraEnv);
+        const { url, child } = await startNode(tree.root, databaseUrl, dir, { ...trace, ...extraEnv });
         children.push(child);
         serverPid = child.pid;
         nodeAt.set(url, child);
@@ -152,7 +158,41 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const owner = { authorization: `Bearer ${seeded.session}` };
       const json = { 'content-type': 'application/json' };
       const put = async (name: string, baseline: Baseline, opts: Record<string, unknown>) => {
-        if (wanted(name)) row(name, baseline).results.set(tree.label, await run(opts, basePid));
+        if (!wanted(name)) return;
+        const result = await run(opts, basePid);
+        row(name, baseline).results.set(tree.label, result);
+        // Every write is also measured against its own statements replayed with no service in between.
+        if (baseline === 'post' && process.env.ATRIUM_BENCH_REPLAY !== '0') {
+          const replayed = await replayScenario(name, result, opts);
+          if (!replays.has(name)) replays.set(name, new Map());
+          replays.get(name)!.set(tree.label, replayed);
+        }
+      };
+      /**
+       * Copies the database, records the statements of as many requests as the
+       * scenario answered in its measured run, and replays them on the copy.
+       */
+      const replayScenario = async (name: string, measured: Result, opts: Record<string, unknown>): Promise<Replayed & { requests: number }> => {
+        const child = nodeAt.get(base)!;
+        const requests = Math.min(20_000, Math.max(500, Math.round(measured.rps * SECONDS)));
+        const connections = (opts.connections as number | undefined) ?? CONNECTIONS;
+        // On SQLite the server copies its database itself as recording starts (bench/statement-trace.mjs).
+        const copy = backend === 'postgres' ? `${schema}_replay` : replayCopy;
+        if (backend === 'postgres') copyPostgresSchema(pgUrl!, schema, copy);
+        try {
+          await signalled(child, /^statement trace on/);
+          await autocannon({ connections: CONNECTIONS, ...opts, amount: requests } as autocannon.Options);
+          await signalled(child, /^statement trace off/);
+          const units = readUnits(traceFile);
+          const replayed = backend === 'postgres' ? await replayPostgres(pgUrl!, copy, units, requests, connections) : replaySqlite(copy, units, requests);
+          return { ...replayed, requests };
+        } finally {
+          if (backend === 'postgres') await pgQuery(pgUrl!, `drop schema if exists ${copy} cascade`);
+          else for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
+          // ATRIUM_BENCH_KEEP_TRACES=<dir>: keep each scenario's statements there, to read what a request costs in SQL.
+          if (process.env.ATRIUM_BENCH_KEEP_TRACES && existsSync(traceFile)) copyFileSync(traceFile, join(process.env.ATRIUM_BENCH_KEEP_TRACES, `${backend}-${tree.label}-${name.replace(/\W+/g, '-')}.jsonl`));
+          rmSync(traceFile, { force: true });
+        }
       };
 
       // The OAuth token is obtained before any scenario runs, so that whatever its consent writes
@@ -329,6 +369,27 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
       const line = (name: string, list: number[]) => `${name} p50 ${percentile(list, 50).toFixed(1)} ms  p99 ${percentile(list, 99).toFixed(1)} ms`;
       console.log(`  ${label}: ${line('direct', samples.direct)}; ${line('brokered', samples.brokered)} (${samples.brokered.length} calls each, one at a time)`);
     }
+  }
+  if (replays.size > 0) {
+    console.log('');
+    console.log(`Writes against their own statements replayed with no service in between (${backend === 'postgres' ? 'each scenario\'s concurrency' : 'one connection'}): the service's rate, the replay's, the ratio.`);
+    for (const [name, byLabel] of replays) {
+      const cells = labels.map((label) => {
+        const replay = byLabel.get(label);
+        const service = rows.find((r) => r.name === name)?.results.get(label);
+        if (!replay || !service) return 'n/a'.padStart(40);
+        const failed = replay.failed > 0 ? ` (${replay.failed} failed)` : '';
+        return `${service.rps.toFixed(0)}/s of ${replay.rps.toFixed(0)}/s ${(service.rps / replay.rps).toFixed(2)}x${failed}`.padStart(40);
+      });
+      console.log(`${name.padEnd(width)}${cells.join('')}`);
+    }
+    for (const [name, byLabel] of replays) {
+      for (const label of labels) {
+        const replay = byLabel.get(label);
+        if (replay) console.log(`  ${label}, ${name}: ${(replay.statements / replay.requests).toFixed(1)} statements in ${(replay.units / replay.requests).toFixed(2)} units a request (${replay.requests} requests replayed)`);
+      }
+    }
+    console.log('');
   }
   for (const label of labels) {
     const notes = searchNotes.get(label);
@@ -655,7 +716,9 @@ async function startNode(root: string, databaseUrl: string, dir: string, extraEn
   const port = await freePort();
   // ATRIUM_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.ATRIUM_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.ATRIUM_BENCH_CPU_PROF)] : [];
-  const child = spawn(process.execPath, [...profile, join(root, 'bin', 'atrium.js'), 'serve'], {
+  // Every server records its statements on request (bench/statement-trace.mjs), whatever its checkout.
+  const trace = ['--import', join(ROOT, 'bench', 'statement-trace.mjs')];
+  const child = spawn(process.execPath, [...profile, ...trace, join(root, 'bin', 'atrium.js'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -693,6 +756,13 @@ async function pgQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Sends SIGUSR2 (bench/statement-trace.mjs switches its recording) and waits for the acknowledgement. */
+function signalled(child: ChildProcess, pattern: RegExp): Promise<void> {
+  const acknowledged = waitForLine(child, pattern);
+  child.kill('SIGUSR2');
+  return acknowledged;
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<void> {

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { MIN_PARSE_MS, ParseBudgets } from '../src/messages/mention-budget.js';
 import { FairQueues } from '../src/messages/mention-queues.js';
 import { MentionWorkers, type WorkerReply } from '../src/messages/mention-workers.js';
+import { mentionCandidates, plainMentionCandidates } from '../src/messages/mentions.js';
+import fc from 'fast-check';
 
 const body = (owner: string, name: string) => ({ owner, name });
 
@@ -94,5 +96,57 @@ describe('mention parsing: the workers', () => {
     } finally {
       await workers.close();
     }
+  });
+});
+
+describe('mention parsing: plain prose without the parser', () => {
+  it('finds the mentions of plain prose, emphasis away from them included', () => {
+    const body = 'Could @bench-a, @bench-b and @bench-c review the **draft** before Friday?';
+    assert.deepEqual(plainMentionCandidates(body), ['bench-a', 'bench-b', 'bench-c']);
+    assert.deepEqual(plainMentionCandidates('hi @Alice\n\nand @bob-\nnot @al, @x or @carol.'), ['alice', 'bob', 'carol']);
+    assert.deepEqual(plainMentionCandidates(''), []);
+  });
+
+  it('leaves to the parser every body with something other than paragraphs of prose', () => {
+    for (const body of [
+      '`@alice`',
+      '[@alice](https://x.test)',
+      '\\@alice',
+      '&#64;alice',
+      '**@alice**',
+      '_@alice_',
+      '~~@alice~~',
+      '- @alice',
+      '1. @alice',
+      '# @alice',
+      '> @alice',
+      '    @alice',
+      '\t@alice',
+      '@alice\n===',
+      '<span>@alice</span>',
+      'see https://x.test/?a=@alice',
+      'www.x.test/@alice',
+      'mail bob@alice.test',
+      '| @alice |',
+      'a\r\n@alice',
+    ]) {
+      assert.equal(plainMentionCandidates(body), undefined, JSON.stringify(body));
+    }
+  });
+
+  it('answers exactly what the parser answers, whenever it answers', () => {
+    const pieces = ['@', '@', 'alice', 'bob-c', 'x', '-', '.', ',', ' ', ' ', '\n', '\n\n', '*', '**', '_', '/', '+', ':', '!', '?', '(', ')', '"', "'", '=', '#', '1', '\u00a0', 'é', '中', 'さん', '😀', '  ', '    ', '\\', '`', '[', ']', '<', '&', '~', 'www.', '://'];
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const body = parts.join('');
+        const plain = plainMentionCandidates(body);
+        if (plain === undefined) return;
+        answered += 1;
+        assert.deepEqual(plain, mentionCandidates(body), JSON.stringify(body));
+      }),
+      { numRuns: 20_000 },
+    );
+    assert.ok(answered > 2_000, `only ${answered} bodies were answered without the parser`);
   });
 });

@@ -2,13 +2,15 @@ import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Dialect } from '../storage/dialect.js';
 import { storedPayload } from './stored-once.js';
+import type { EventRoute } from './sequencer.js';
 import type { NewEvent } from './types.js';
 
 /**
- * What a committed transaction's events became: numbered events (SQLite), or
- * queued ones the sequencer will number (PostgreSQL).
+ * What a committed transaction's events became: numbered events (SQLite), with
+ * their routing columns so the tail need not read back what this node just
+ * wrote, or queued ones the sequencer will number (PostgreSQL).
  */
-export type Appended = { numbered: number[] } | { queued: number[] };
+export type Appended = { numbered: number[]; routes: EventRoute[] } | { queued: number[] };
 
 /**
  * Appends a transaction's events, as its last step before COMMIT.
@@ -29,16 +31,18 @@ export async function appendEvents(
   events: readonly NewEvent[],
   createdTs: string,
 ): Promise<Appended> {
-  if (events.length === 0) return { numbered: [] };
+  if (events.length === 0) return { numbered: [], routes: [] };
   const rows = events.map((event) => eventRow(event, createdTs));
   if (dialect === 'postgres') {
     const queued = await trx.insertInto('pending_events').values(rows).returning('id').execute();
     return { queued: queued.map((row) => Number(row.id)) };
   }
   const cursors: number[] = [];
+  const routes: EventRoute[] = [];
   for (const row of rows) {
     const { cursor } = await trx.insertInto('events').values(row).returning('cursor').executeTakeFirstOrThrow();
     cursors.push(Number(cursor));
+    routes.push({ cursor: Number(cursor), space: row.space, subjects: row.subjects, type: row.type });
     const subjects = [...new Set(JSON.parse(row.subjects) as string[])];
     if (subjects.length > 0) {
       await trx
@@ -54,7 +58,7 @@ export async function appendEvents(
         .execute();
     }
   }
-  return { numbered: cursors };
+  return { numbered: cursors, routes };
 }
 
 interface EventRow {

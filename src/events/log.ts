@@ -60,7 +60,8 @@ export async function startEventLog(db: Database, opts: EventLogOptions): Promis
         committed: async () => {
           if ('numbered' in appended && appended.numbered.length > 0) {
             metrics.eventsAppended(appended.numbered.length);
-            await tail.announce(Math.max(...appended.numbered));
+            // The routes let the tail skip reading the events back when nothing else wrote in between (another process may).
+            await tail.announce(Math.max(...appended.numbered), appended.routes);
           }
         },
         abandoned: () => undefined,

@@ -61,6 +61,65 @@ export function mentionCandidates(markdown: string): string[] {
 }
 
 /*
+ * Mention candidates of a body whose Markdown can only be paragraphs of plain
+ * prose, found without the parser; undefined when the body may hold anything
+ * else (then only mentionCandidates can say). Most messages are such prose,
+ * and the parse costs far more than the post around it: it runs on a worker
+ * thread (mention-parser.ts), whose round trip costs as much again.
+ *
+ * The answer is exactly mentionCandidates' (a property test holds the two
+ * together), because every construct that could change what the scan sees is
+ * refused rather than interpreted:
+ *
+ * - Block structure: a line that could start anything but a paragraph line
+ *   (list, heading, quote, fence, HTML, table, thematic break, setext
+ *   underline, indented code, definition) begins, after at most three spaces,
+ *   with one of `-+*_#>=|~`<:[` or a digit, or has four spaces or a tab. Left
+ *   are paragraphs split by blank lines, each read as its lines joined.
+ * - Inline constructs that hide or mark text: escapes, character references,
+ *   code spans, links, images, autolinks, raw HTML and strikethrough need one
+ *   of `\&`[]<~`, and GFM's literal autolinks need `://`, `www.`, `mailto:`,
+ *   `xmpp:` or an `@` right after an address character.
+ * - Emphasis is transparent to the scan, which joins the characters on either
+ *   side of a delimiter run, while a literal `*` separates them: so no `*` or
+ *   `_` may share a word (a run between whitespace) with an `@`.
+ */
+export function plainMentionCandidates(markdown: string): string[] | undefined {
+  // NUL (refused at the edge anyway) is U+FFFD to the parser: never answered here.
+  if (markdown.length > PLAIN_MAX || markdown.includes('\u0000') || ACTIVE_ANYWHERE.test(markdown) || AUTOLINK_LITERAL.test(markdown)) return undefined;
+  const found = new Set<string>();
+  const paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const text = paragraph.join('\n');
+    scanBlock({ text, prose: new Array<boolean>(text.length).fill(true) }, found);
+    paragraph.length = 0;
+  };
+  for (const line of markdown.split('\n')) {
+    const content = line.replace(/^ {0,3}/, '');
+    // Blank means spaces only (CommonMark's blank line), not any Unicode whitespace.
+    if (/^ *$/.test(content)) {
+      flush();
+      continue;
+    }
+    if (content.startsWith(' ') || BLOCK_START.test(content)) return undefined;
+    for (const word of content.split(/\s+/)) if (word.includes('@') && /[*_]/.test(word)) return undefined;
+    paragraph.push(content.replace(/ +$/, ''));
+  }
+  flush();
+  return [...found];
+}
+
+/** Longer bodies go to the parser's workers: this scan is linear, but runs on the thread that serves everyone. */
+const PLAIN_MAX = 4000;
+/** Anywhere in a body: characters that start inline constructs other than emphasis, tabs, carriage returns (see plainMentionCandidates). */
+const ACTIVE_ANYWHERE = /[\\&`[\]<>~|\t\r]/;
+/** GFM's literal autolinks: URLs, and e-mail addresses (an `@` after a character of an address's local part). */
+const AUTOLINK_LITERAL = /:\/\/|www\.|mailto:|xmpp:|[A-Za-z0-9._+-]@/i;
+/** A line's first character, after at most three spaces, that may start something other than a paragraph line. */
+const BLOCK_START = /^[-+*_#>=|~`<:[0-9]/;
+
+/*
  * Marks every `@` in a text node that was not typed as a literal `@`. mdast
  * decodes escapes and character references into the text value, so the only
  * way to tell `\@alice` from `@alice` is to reread the node's own source span.
@@ -209,8 +268,11 @@ function scanBlock({ text, prose }: BlockText, found: Set<string>): void {
 
     let end = at + 1;
     while (end < text.length && prose[end] && HANDLE_CHAR.test(text[end]!)) end++;
-    // `@alice-` mentions alice: a hyphen cannot end a handle.
-    const handle = text.slice(at + 1, end).replace(/-+$/, '').toLowerCase();
+    // `@alice-` mentions alice: a hyphen cannot end a handle. (Trimmed by hand:
+    // `/-+$/` backtracks quadratically through a long run of hyphens.)
+    let last = end;
+    while (last > at + 1 && text[last - 1] === '-') last--;
+    const handle = text.slice(at + 1, last).toLowerCase();
     if (handle.length < HANDLE_MIN || handle.length > HANDLE_MAX || !HANDLE.test(handle)) continue;
     if (continuesHandle(text, end)) continue;
     found.add(handle);

@@ -21,7 +21,7 @@
  * in. Request and response schemas to reuse: src/messages/schemas.ts.
  */
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import { findChannel, getChannel } from '../channels/records.js';
+import { getChannel } from '../channels/records.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
 import { requireActiveMember } from '../roles/authority.js';
@@ -36,6 +36,7 @@ import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
 import type { MentionParser } from './mention-parser.js';
+import { plainMentionCandidates } from './mentions.js';
 import { resolveMentions } from './resolve-mentions.js';
 import { eventPlacement, toMessage, type Conversation, type Message } from './records.js';
 import type { MessageTable } from './tables.js';
@@ -69,7 +70,7 @@ export interface PreparedBody {
 export async function prepareBody(parser: MentionParser, text: string, owner?: string): Promise<PreparedBody> {
   checkBody(text);
   if (!mayMention(text)) return { text, candidates: [] };
-  return { text, candidates: await parser.candidates(text, owner) };
+  return { text, candidates: plainMentionCandidates(text) ?? (await parser.candidates(text, owner)) };
 }
 
 /**
@@ -94,6 +95,12 @@ export async function prepareMessage(
 ): Promise<PreparedBody> {
   // postMessage checks all of this (and the body) again inside its transaction; these checks only keep the parse for those who could post.
   if (!mayMention(text)) return { text, candidates: [] };
+  // Plain prose needs no parse (mentions.ts), so no worker: nothing to keep from those who cannot post.
+  const plain = plainMentionCandidates(text);
+  if (plain) {
+    checkBody(text);
+    return { text, candidates: plain };
+  }
   const { member } = await requireAct(ctx.db.kysely, actor, await getSpace(ctx.db.kysely, slug));
   return prepareBody(ctx.mentions, text, member.handle);
 }
@@ -110,7 +117,7 @@ export async function postMessage(
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
   const { space, held, channelFound } = await openPost(tx, slug, participants, 'channel' in target ? target.channel : undefined);
-  const known = held && actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined;
+  const known = actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined;
   const author = (await requireAct(tx.db, actor, space, known)).member.handle;
   checkBody(body);
   requireActiveSpace(space);
@@ -235,34 +242,34 @@ export async function requireRecipient(db: Kysely<DatabaseSchema>, handle: strin
 
 /**
  * What a post needs before it writes: the Space (404 if none), whether the
- * target channel exists, and on PostgreSQL the participants' membership rows,
- * held until commit so a removal from the Space cannot commit between the
- * admission check and the message (it waits, and the message is ordered
- * before it). On PostgreSQL all three come in one statement: a post's round
- * trips are most of its cost there (docs/messages.md, "What a post costs").
- * SQLite serialises writers already, and its queries cost microseconds.
+ * target channel exists, and the participants' membership rows, in one
+ * statement: a post is a handful of small statements, and on both databases
+ * each one's fixed cost (a round trip on PostgreSQL, the query builder and
+ * driver on SQLite) outweighs its work (docs/messages.md, "What a post costs").
+ * On PostgreSQL the membership rows are held until commit, so a removal from
+ * the Space cannot commit between the admission check and the message (it
+ * waits, and the message is ordered before it); SQLite serialises writers already.
  */
 async function openPost(
   tx: Tx,
   slug: string,
   participants: string[],
   channel: string | undefined,
-): Promise<{ space: SpaceRecord; held: Map<string, MembershipState> | undefined; channelFound: boolean }> {
-  if (tx.dialect !== 'postgres') {
-    const space = await getSpace(tx.db, slug);
-    return { space, held: undefined, channelFound: channel === undefined || (await findChannel(tx.db, slug, channel)) !== undefined };
-  }
+): Promise<{ space: SpaceRecord; held: Map<string, MembershipState>; channelFound: boolean }> {
   const handles = [...participants].sort();
   const row = await tx.db
     .selectFrom('spaces as s')
     .selectAll('s')
     .select((eb) => [
-      // Locked in handle order, as every writer that holds several membership rows does.
       handles.length === 0
         ? sql<null>`null`.as('held')
-        : sql<Array<[string, MembershipState]> | null>`(select json_agg(json_build_array(m.member_handle, m.state)) from (
+        : tx.dialect === 'postgres'
+          ? // Locked in handle order, as every writer that holds several membership rows does.
+            sql<Array<[string, MembershipState]> | null>`(select json_agg(json_build_array(m.member_handle, m.state)) from (
             select member_handle, state from space_memberships where space = s.slug and member_handle in (${sql.join(handles)})
-            order by member_handle for share) m)`.as('held'),
+            order by member_handle for share) m)`.as('held')
+          : sql<string>`(select json_group_array(json_array(m.member_handle, m.state)) from space_memberships m
+            where m.space = s.slug and m.member_handle in (${sql.join(handles)}))`.as('held'),
       channel === undefined
         ? sql<boolean>`true`.as('channel_found')
         : eb.exists(eb.selectFrom('channels as c').select('c.name').whereRef('c.space', '=', 's.slug').where('c.name', '=', channel)).as('channel_found'),
@@ -271,7 +278,9 @@ async function openPost(
     .executeTakeFirst();
   if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   const { held, channel_found, ...space } = row;
-  return { space: toSpaceRecord(space), held: new Map(held ?? []), channelFound: Boolean(channel_found) };
+  // SQLite hands JSON back as text.
+  const rows = (typeof held === 'string' ? JSON.parse(held) : held) as Array<[string, MembershipState]> | null;
+  return { space: toSpaceRecord(space), held: new Map(rows ?? []), channelFound: Boolean(channel_found) };
 }
 
 function conversation(a: string, b: string): [string, string] {
