@@ -5,7 +5,6 @@ import { eventActor, requireActiveHuman, requireOwnerOrHost } from '../roles/aut
 import { conflict, notFound, unauthenticated } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
-import { isUniqueViolation } from '../storage/unique-violation.js';
 import { DEFAULT_REVIEW_POLICY, GOVERNANCE_MODE, spaceNameKey, toSpaceRecord, type SpaceRecord } from './records.js';
 import type { JoinPolicy, ReviewPolicy, SpaceStatus } from './tables.js';
 
@@ -67,12 +66,6 @@ export interface ProposeSpaceInput {
 export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInput): Promise<SpaceRecord> {
   const proposer = requireActiveHuman(actor).member.handle;
   const nameKey = spaceNameKey(input.name);
-  const clash = await tx.db
-    .selectFrom('spaces')
-    .select(['slug', 'name_key'])
-    .where((eb) => eb.or([eb('slug', '=', input.slug), eb('name_key', '=', nameKey)]))
-    .executeTakeFirst();
-  if (clash) throw conflict('space_exists', clash.slug === input.slug ? `slug ${input.slug} exists` : `a Space named "${input.name}" exists`);
   const ts = tx.now.toISOString();
   const row = {
     slug: input.slug,
@@ -90,12 +83,17 @@ export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInpu
     updated_ts: ts,
     pinned_resources: '[]',
   };
-  try {
-    await tx.db.insertInto('spaces').values(row).execute();
-  } catch (err) {
-    // A concurrent proposal won the race between our check and our insert.
-    if (isUniqueViolation(err)) throw conflict('space_exists', `slug ${input.slug} or name "${input.name}" exists`);
-    throw err;
+  // One statement when the slug and name are free (the common case): a clash
+  // inserts nothing, and only then is the clashing Space looked up, to say which.
+  // Checking first would cost every proposal a round trip, and still race.
+  const inserted = await tx.db.insertInto('spaces').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  if (!inserted) {
+    const clash = await tx.db
+      .selectFrom('spaces')
+      .select(['slug', 'name_key'])
+      .where((eb) => eb.or([eb('slug', '=', input.slug), eb('name_key', '=', nameKey)]))
+      .executeTakeFirst();
+    throw conflict('space_exists', clash?.slug === input.slug || !clash ? `slug ${input.slug} exists` : `a Space named "${input.name}" exists`);
   }
   tx.emit({
     type: 'space_proposed',
@@ -104,7 +102,7 @@ export async function proposeSpace(tx: Tx, actor: Actor, input: ProposeSpaceInpu
     subjects: [`space:${input.slug}`, `member:${proposer}`],
     payload: { slug: input.slug, name: input.name, join_policy: row.join_policy },
   });
-  return getSpace(tx.db, input.slug);
+  return toSpaceRecord(inserted);
 }
 
 /** The Space status table (protocol: Space status). */
