@@ -204,7 +204,6 @@ export async function createResource(tx: Tx, actor: Actor, slug: string, input: 
 export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string, input: NewVersion): Promise<ResourceRecord> {
   if (input.name !== undefined) checkName(input.name);
   const author = await writableSpace(tx, actor, slug);
-  await requireResource(tx.db, slug, id);
   const ts = tx.now.toISOString();
   const expected = input.expected_version;
   // An increment even for compare-and-swap, where the WHERE pins the old value:
@@ -220,7 +219,9 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
     .where('id', '=', id)
     .where('space', '=', slug);
   if (expected !== undefined) update = update.where('current_version', '=', expected);
-  const advanced = await update.returning(['current_version', 'name']).executeTakeFirst();
+  // The Resource's row as advanced is most of the answer, so neither a lookup
+  // first nor a read afterwards is needed: only a refusal asks why (404 or 409).
+  const advanced = await update.returning(['id', 'space', 'kind', 'name', 'current_version', 'created_by', 'created_ts', 'updated_ts']).executeTakeFirst();
   if (!advanced) {
     const current = await requireResource(tx.db, slug, id);
     throw conflict(
@@ -247,7 +248,7 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
       byte_length: content.bytes.length,
     },
   });
-  return requireResource(tx.db, slug, id);
+  return toResourceRecord({ ...advanced, mime_type: content.mime_type, digest: content.digest, byte_length: content.bytes.length, updated_by: author });
 }
 
 async function insertVersion(tx: Tx, id: string, version: number, name: string, content: PreparedContent, author: string, ts: string) {
