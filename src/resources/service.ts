@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { indexResource } from '../search/index-writes.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
-import { getSpace } from '../spaces/service.js';
+import { getSpace, getSpaceWithMembership } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import {
@@ -142,8 +142,9 @@ async function requireResource(db: Reader, slug: string, id: string): Promise<Re
 
 /** The Space a Resource write happens in: the caller may act there (protocol: Space admission) and it is `active` (409). */
 async function writableSpace(tx: Tx, actor: Actor, slug: string): Promise<string> {
-  const space = await getSpace(tx.db, slug);
-  const member = await requireAct(tx.db, actor, space);
+  const { space, known } =
+    actor.kind === 'member' ? await getSpaceWithMembership(tx.db, slug, actor.member.handle) : { space: await getSpace(tx.db, slug), known: undefined };
+  const member = await requireAct(tx.db, actor, space, known);
   requireActiveSpace(space);
   return member.member.handle;
 }

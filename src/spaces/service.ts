@@ -5,6 +5,7 @@ import { eventActor, requireActiveHuman, requireOwnerOrHost } from '../roles/aut
 import { conflict, notFound, unauthenticated } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
+import type { MembershipState } from './tables.js';
 import { DEFAULT_REVIEW_POLICY, GOVERNANCE_MODE, spaceNameKey, toSpaceRecord, type SpaceRecord } from './records.js';
 import type { JoinPolicy, ReviewPolicy, SpaceStatus } from './tables.js';
 
@@ -17,6 +18,30 @@ export async function getSpace(db: Kysely<DatabaseSchema>, slug: string): Promis
   const space = await findSpace(db, slug);
   if (!space) throw notFound('space_not_found', `no such Space: ${slug}`);
   return space;
+}
+
+/**
+ * The Space (404 if none) and the member's membership state in it, in one
+ * statement: what `requireAct` needs (pass `known`). A write that checks the
+ * caller's admission would otherwise pay a second statement (a round trip on
+ * PostgreSQL) before its own work.
+ */
+export async function getSpaceWithMembership(
+  db: Kysely<DatabaseSchema>,
+  slug: string,
+  handle: string,
+): Promise<{ space: SpaceRecord; known: { state: MembershipState | undefined } }> {
+  const row = await db
+    .selectFrom('spaces as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb.selectFrom('space_memberships as m').select('m.state').whereRef('m.space', '=', 's.slug').where('m.member_handle', '=', handle).as('membership_state'),
+    )
+    .where('s.slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
+  const { membership_state, ...space } = row;
+  return { space: toSpaceRecord(space), known: { state: membership_state ?? undefined } };
 }
 
 /**
