@@ -287,9 +287,9 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     }
   }
 
-  // The scale group: a database of its own, grown from 10³ to 10⁶ events (bench/scale.ts).
+  // The scale group: a database of its own, grown from 10³ to 10⁶ events (bench/scale.ts); only when asked for by name, as it takes many minutes.
   const scaleNotes = new Map<string, string[]>();
-  for (const tree of trees.filter(() => SCALE_SCENARIOS.some(wanted))) {
+  for (const tree of trees.filter(() => ONLY !== undefined && SCALE_SCENARIOS.some(wanted))) {
     const outcome = await scaleBench(tree.root, backend, pgUrl, { wanted, measure: run, startNode: (url, dir, env) => startNode(tree.root, url, dir, env) });
     for (const { name, baseline, result } of outcome.rows) row(name, baseline).results.set(tree.label, result);
     bytes.feed ??= outcome.page;
