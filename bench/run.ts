@@ -7,6 +7,10 @@
 // Atrium checkout>, every scenario also runs against that checkout ("before"),
 // side by side with this one ("after"). The search group (bench/search.ts,
 // ATRIUM_BENCH_ONLY=search) seeds a database of its own with a million messages.
+// The scale group (bench/scale.ts, ATRIUM_BENCH_ONLY=scale) grows one of its own
+// from 10³ to 10⁶ events in a Space's log (with 10,000 members, and an inbox of
+// 100,000 mentions) and reads, posts and lists at each size, to show whether a
+// request's cost stays flat as the data behind it grows.
 // A benchmark, not a test: it asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -20,6 +24,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { RESOURCE_TEXT } from './resource-text.js';
 import { copyPostgresSchema, readUnits, replayPostgres, replaySqlite, type Replayed } from './replay.js';
+import { SCALE_SCENARIOS, scaleBench } from './scale.js';
 import { SEARCH_SCENARIOS, searchBench } from './search.js';
 import { webhookStorm, type StormLatencies } from './webhook-storm.js';
 
@@ -322,6 +327,15 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     }
   }
 
+  // The scale group: a database of its own, grown from 10³ to 10⁶ events (bench/scale.ts); only when asked for by name, as it takes many minutes.
+  const scaleNotes = new Map<string, string[]>();
+  for (const tree of trees.filter(() => ONLY !== undefined && SCALE_SCENARIOS.some(wanted))) {
+    const outcome = await scaleBench(tree.root, backend, pgUrl, { wanted, measure: run, startNode: (url, dir, env) => startNode(tree.root, url, dir, env) });
+    for (const { name, baseline, result } of outcome.rows) row(name, baseline).results.set(tree.label, result);
+    bytes.feed ??= outcome.page;
+    scaleNotes.set(tree.label, outcome.notes);
+  }
+
   const baselines = await bareFastify(bytes, new Set(rows.map((r) => r.baseline)));
   console.log(`== ${backend} ==`);
   const labels = trees.map((t) => t.label);
@@ -395,6 +409,10 @@ async function benchBackend(backend: 'sqlite' | 'postgres', trees: Array<{ label
     const notes = searchNotes.get(label);
     if (!notes) continue;
     console.log(`search, ${label}:`);
+    for (const note of notes) console.log(`  ${note}`);
+  }
+  for (const [label, notes] of scaleNotes) {
+    console.log(`scale, ${label}:`);
     for (const note of notes) console.log(`  ${note}`);
   }
   console.log('');

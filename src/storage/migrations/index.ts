@@ -30,6 +30,7 @@ import * as readMarks from './0027-read-marks.js';
 import * as messageDeletion from './0028-message-deletion.js';
 import * as searchPendingDocuments from './0029-search-pending-documents.js';
 import * as searchBackfillDocumentIds from './0030-search-backfill-document-ids.js';
+import * as eventAudienceMember from './0031-event-audience-member.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0028-message-deletion': messageDeletion,
   '0029-search-pending-documents': searchPendingDocuments,
   '0030-search-backfill-document-ids': searchBackfillDocumentIds,
+  '0031-event-audience-member': eventAudienceMember,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
