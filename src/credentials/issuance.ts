@@ -67,23 +67,27 @@ interface Reservation {
  *    transaction, so refusals use nothing up (a ticket whose answer was lost
  *    on the way is held by nobody and expires unused); an issued ticket turns
  *    the reservation into a used run and records `credential_ticket_issued`.
- * A call whose ticket the gateway then refuses for load (too many calls in
- * flight) frees them too: see callExternalService.
+ * A call presents its ticket while that last transaction commits (see
+ * callExternalService); one the gateway refuses for load (too many calls in
+ * flight) frees the run and approval too.
  * A process that dies between 1 and 3 leaves the approval and run id used:
  * a ticket may exist, and failing closed is the safe side. The gateway's
  * ledger says whether one was issued.
  */
 export async function issueCredentialTicket(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
-  const { ticket, expires_ts, run_id } = await issue(ctx, actor, slug, input);
+  const { ticket, expires_ts, run_id, settle } = await issue(ctx, actor, slug, input);
+  await settle();
   return { ticket, expires_ts, run_id };
 }
 
-/** An issued ticket, with what undoing its run needs. */
+/** An issued ticket, with what undoing its run needs, and the transaction that marks its run used (step 3), still to run. */
 interface Issued extends IssuedTicket {
   memberHandle: string;
   approvalId: string | null;
+  settle: () => Promise<void>;
 }
 
+/** Steps 1 and 2, and step 3 for a refusal; an issued ticket's step 3 is left to the caller (`settle`). */
 async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
   const runId = input.run_id ?? newRunId();
   const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
@@ -115,53 +119,60 @@ async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallI
     await ctx.db.transaction((tx) => releaseRun(tx, member.member.handle, runId, reservation.approvalId, 'reserved'));
     throw err;
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx.db
-      .updateTable('credential_runs')
-      .set({ state: 'issued', issued_ts: tx.now.toISOString() })
-      .where('member_handle', '=', member.member.handle)
-      .where('run_id', '=', runId)
-      .execute();
-    tx.emit({
-      type: 'credential_ticket_issued',
-      space: slug,
-      actor: { handle: member.member.handle },
-      subjects: [`space:${slug}`, `member:${member.member.handle}`, ...(reservation.taskId !== null ? [`task:${reservation.taskId}`] : [])],
-      payload: {
-        connection_id: connection.id,
-        run_id: runId,
-        task_id: reservation.taskId,
-        approval_id: reservation.approvalId,
-        method: request.method,
-        host: request.host,
-        expires_ts: issued.expires_ts,
-      },
+  const settle = async () => {
+    await ctx.db.transaction(async (tx) => {
+      await tx.db
+        .updateTable('credential_runs')
+        .set({ state: 'issued', issued_ts: tx.now.toISOString() })
+        .where('member_handle', '=', member.member.handle)
+        .where('run_id', '=', runId)
+        .execute();
+      tx.emit({
+        type: 'credential_ticket_issued',
+        space: slug,
+        actor: { handle: member.member.handle },
+        subjects: [`space:${slug}`, `member:${member.member.handle}`, ...(reservation.taskId !== null ? [`task:${reservation.taskId}`] : [])],
+        payload: {
+          connection_id: connection.id,
+          run_id: runId,
+          task_id: reservation.taskId,
+          approval_id: reservation.approvalId,
+          method: request.method,
+          host: request.host,
+          expires_ts: issued.expires_ts,
+        },
+      });
     });
-  });
-  ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
-  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId };
+    ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
+  };
+  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId, settle };
 }
 
 /**
  * The preferred path: the service uses the ticket itself, so it never reaches
  * the caller. The call holds a place among this process's calls in flight
  * (call-limits.ts) from before anything is checked until its answer is ready.
+ * The ticket is presented while the transaction that marks its run used
+ * commits, not after: the run was reserved before the gateway was asked, so
+ * nothing can reuse it meanwhile, and the answer waits for both. A call whose
+ * transaction fails is answered with that failure even if the provider was
+ * reached (a lost answer: reconcile by run id), and its run stays used.
  */
 export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
   const leave = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
   try {
     const issued = await issue(ctx, actor, slug, input);
-    try {
-      return await callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log);
-    } catch (err) {
-      // The gateway refused the ticket for load before using it, and only this
-      // process holds it: it is dropped unused (it expires), and the run id and
-      // approval are freed, so the same call can be made again.
-      if (err instanceof CredentialRefusal && (err.code === 'too_many_calls' || err.code === 'gateway_busy')) {
-        await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'issued'));
-      }
-      throw err;
+    const [settled, called] = await Promise.allSettled([issued.settle(), callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log)]);
+    if (settled.status === 'rejected') throw settled.reason;
+    if (called.status === 'fulfilled') return called.value;
+    const err: unknown = called.reason;
+    // The gateway refused the ticket for load before using it, and only this
+    // process holds it: it is dropped unused (it expires), and the run id and
+    // approval are freed, so the same call can be made again.
+    if (err instanceof CredentialRefusal && (err.code === 'too_many_calls' || err.code === 'gateway_busy')) {
+      await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'issued'));
     }
+    throw err;
   } finally {
     leave();
   }
@@ -193,18 +204,9 @@ async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, in
     judgeApproval(row, { space: slug, connection_id: connection.id, member_handle: me, task_id: taskId, run_id: runId, purpose: input.purpose, request }, tx.now);
   }
 
-  const used = await tx.db.selectFrom('credential_runs').select('state').where('member_handle', '=', me).where('run_id', '=', runId).executeTakeFirst();
-  if (used) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once (reconcile with the provider instead of repeating it)`);
-
-  if (approvalId !== null) {
-    const consumed = await tx.db
-      .updateTable('credential_approvals')
-      .set({ consumed_ts: tx.now.toISOString() })
-      .where('id', '=', approvalId)
-      .where('consumed_ts', 'is', null)
-      .executeTakeFirst();
-    if (Number(consumed.numUpdatedRows) !== 1) throw refuse('approval_consumed', `approval ${approvalId} has already been used`);
-  }
+  // The run's primary key refuses a reused run id in the insert itself; the
+  // approval is consumed after it, so a reused run id is refused as such (and,
+  // the transaction rolled back, uses no approval up).
   const reserved = await tx.db
     .insertInto('credential_runs')
     .values({
@@ -220,7 +222,16 @@ async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, in
     .onConflict((oc) => oc.columns(['member_handle', 'run_id']).doNothing())
     .returning('run_id')
     .executeTakeFirst();
-  if (!reserved) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once`);
+  if (!reserved) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once (reconcile with the provider instead of repeating it)`);
+  if (approvalId !== null) {
+    const consumed = await tx.db
+      .updateTable('credential_approvals')
+      .set({ consumed_ts: tx.now.toISOString() })
+      .where('id', '=', approvalId)
+      .where('consumed_ts', 'is', null)
+      .executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw refuse('approval_consumed', `approval ${approvalId} has already been used`);
+  }
 
   const ttl = Math.min(input.ttl_seconds ?? DEFAULT_TICKET_TTL, connection.maxTtlSeconds, TICKET_TTL_CEILING);
   const principal = await principalOf(tx.db, member.member);
