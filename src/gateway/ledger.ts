@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { LedgerDecision, LedgerRecord } from '../shared/gateway-wire.js';
-import type { GatewaySchema, GatewayStore, StoreDialect } from './store.js';
+import type { GatewaySchema, GatewayStore } from './store.js';
 
 export const GENESIS_DIGEST = '0'.repeat(64);
 
@@ -45,28 +45,83 @@ export function recordDigest(record: Omit<LedgerRecord, 'digest'> | LedgerRecord
   return createHash('sha256').update(canonicalize(rest)!).digest('hex');
 }
 
+/** Appends records inside a transaction of the chain (`LedgerChain.transaction`). */
+export type Append = (content: LedgerEntry, now: Date) => Promise<LedgerRecord>;
+
 /**
- * Appends one record inside the caller's transaction, so it commits with
- * whatever it records (a ticket kept, a ticket consumed) or not at all. The
- * chain must never fork: on PostgreSQL a transaction-scoped advisory lock,
- * per schema, makes appends take turns; on SQLite the one writer does. The
- * primary key on `seq` turns any slip into a failed append, never two heads.
+ * The gateway's one chain, appended to only through this process. The head
+ * (last `seq` and digest) is kept in memory once read, so an append is one
+ * INSERT rather than a lock, a read of the head and an insert: appends take
+ * turns inside the process, from a transaction's first append until it has
+ * committed or rolled back, and the head moves only on a commit. The primary
+ * key on `seq` turns any slip into a failed append, never two heads: should
+ * another process write the same store (one gateway per store is the rule),
+ * its append or ours fails, the head is forgotten, and the next append reads
+ * it again.
  */
-export async function append(trx: Transaction<GatewaySchema>, dialect: StoreDialect, content: LedgerEntry, now: Date): Promise<LedgerRecord> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('atrium-gateway-ledger:' || current_schema()))`.execute(trx);
-  const head = await trx.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
-  const unsigned: Omit<LedgerRecord, 'digest'> = {
-    seq: (head?.seq ?? 0) + 1,
-    ts: now.toISOString(),
-    ...content,
-    prev_digest: head?.digest ?? GENESIS_DIGEST,
-  };
-  const record: LedgerRecord = { ...unsigned, digest: recordDigest(unsigned) };
-  await trx
-    .insertInto('gateway_ledger')
-    .values({ seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) })
-    .execute();
-  return record;
+export class LedgerChain {
+  private head: { seq: number; digest: string } | undefined;
+  private turn: Promise<void> = Promise.resolve();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly store: GatewayStore) {}
+
+  /** Resolves once every transaction begun so far has settled: a reader then sees the records of every answer already given. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Runs `fn` in one transaction of the store; what it appends commits with the rest of it, or not at all. */
+  transaction<T>(fn: (trx: Transaction<GatewaySchema>, append: Append) => Promise<T>): Promise<T> {
+    const running = this.run(fn);
+    this.running.add(running);
+    void running.then(
+      () => this.running.delete(running),
+      () => this.running.delete(running),
+    );
+    return running;
+  }
+
+  private async run<T>(fn: (trx: Transaction<GatewaySchema>, append: Append) => Promise<T>): Promise<T> {
+    let release: (() => void) | undefined;
+    let head: { seq: number; digest: string } | undefined;
+    const appendIn = (trx: Transaction<GatewaySchema>): Append => async (content, now) => {
+      if (release === undefined) {
+        const previous = this.turn;
+        this.turn = new Promise<void>((resolve) => (release = resolve));
+        await previous;
+        head = this.head ?? (await readHead(trx));
+      }
+      const unsigned: Omit<LedgerRecord, 'digest'> = {
+        seq: (head?.seq ?? 0) + 1,
+        ts: now.toISOString(),
+        ...content,
+        prev_digest: head?.digest ?? GENESIS_DIGEST,
+      };
+      const record: LedgerRecord = { ...unsigned, digest: recordDigest(unsigned) };
+      await trx
+        .insertInto('gateway_ledger')
+        .values({ seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) })
+        .execute();
+      head = { seq: record.seq, digest: record.digest };
+      return record;
+    };
+    try {
+      const result = await this.store.transaction((trx) => fn(trx, appendIn(trx)));
+      if (release !== undefined) this.head = head;
+      return result;
+    } catch (err) {
+      if (release !== undefined) this.head = undefined;
+      throw err;
+    } finally {
+      release?.();
+    }
+  }
+}
+
+async function readHead(trx: Transaction<GatewaySchema>): Promise<{ seq: number; digest: string } | undefined> {
+  const row = await trx.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row === undefined ? undefined : { seq: Number(row.seq), digest: row.digest };
 }
 
 export interface LedgerQuery {
