@@ -10,7 +10,7 @@ import type { Destination } from './destinations.js';
 import { GatewayError } from './errors.js';
 import { auditUnavailable, hostAndPath, record } from './issue.js';
 import { entry, type LedgerEntry } from './ledger.js';
-import { matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
+import { boundFromClaims, keptText, matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
 
 /**
  * A brokered call's answer (CallResult, with the body as bytes). It keeps its
@@ -79,6 +79,21 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
 }
 
 async function useAndSend(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, now: Date): Promise<SentCall> {
+  // A ticket for no headers and no body is its own request: one statement
+  // consumes it, provided the store still keeps exactly that request, and
+  // commits `started`. Anything else (a replay, a store that keeps something
+  // else) takes the path below, which tells them apart.
+  const signed = boundFromClaims(claims);
+  if (signed !== undefined) {
+    let consumed;
+    try {
+      const started = entry('started', { ...callFields(signed), ticket_fingerprint: fingerprint });
+      consumed = await ctx.ledger.consumeAndAppend({ jti, bound: keptText(signed), consumedAt: now.toISOString() }, started, now);
+    } catch (err) {
+      throw auditUnavailable(ctx, err);
+    }
+    if (consumed) return send(ctx, signed, fingerprint);
+  }
   let call: BoundCall | undefined;
   try {
     call = await ctx.ledger.transaction(async (trx, append) => {
@@ -201,7 +216,7 @@ function allowedHeaders(incoming: IncomingHttpHeaders, destination: Destination)
  */
 async function recordOutcome(ctx: GatewayContext, content: LedgerEntry): Promise<void> {
   try {
-    await ctx.ledger.transaction((_trx, append) => append(content, ctx.now()));
+    await ctx.ledger.append(content, ctx.now());
   } catch (err) {
     ctx.log.error({ err: { message: err instanceof Error ? err.message : String(err) }, run_id: content.run_id, decision: content.decision }, 'the ledger could not record a call outcome');
   }

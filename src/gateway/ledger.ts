@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { LedgerDecision, LedgerRecord } from '../shared/gateway-wire.js';
-import type { GatewaySchema, GatewayStore } from './store.js';
+import type { GatewaySchema, GatewayStore, LedgerTable, PendingTicketTable } from './store.js';
 
 export const GENESIS_DIGEST = '0'.repeat(64);
 
@@ -48,32 +48,134 @@ export function recordDigest(record: Omit<LedgerRecord, 'digest'> | LedgerRecord
 /** Appends records inside a transaction of the chain (`LedgerChain.transaction`). */
 export type Append = (content: LedgerEntry, now: Date) => Promise<LedgerRecord>;
 
+type Head = { seq: number; digest: string } | undefined;
+
 /**
  * The gateway's one chain, appended to only through this process. The head
  * (last `seq` and digest) is kept in memory once read, so an append is one
- * INSERT rather than a lock, a read of the head and an insert: appends take
- * turns inside the process, from a transaction's first append until it has
- * committed or rolled back, and the head moves only on a commit. The primary
- * key on `seq` turns any slip into a failed append, never two heads: should
- * another process write the same store (one gateway per store is the rule),
- * its append or ours fails, the head is forgotten, and the next append reads
- * it again.
+ * INSERT rather than a lock, a read of the head and an insert. Writes to the
+ * chain take turns inside the process, each from before it takes a database
+ * connection until it has committed or rolled back (so a turn is never waited
+ * for while holding the connection its holder needs), and the head moves
+ * only on a commit. The primary key on `seq` turns any slip into a failed
+ * append, never two heads: should another process write the same store (one
+ * gateway per store is the rule), its append or ours fails, the head is
+ * forgotten, and the next append reads it again.
  */
 export class LedgerChain {
-  private head: { seq: number; digest: string } | undefined;
+  private head: Head;
   private turn: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly store: GatewayStore) {}
 
-  /** Resolves once every transaction begun so far has settled: a reader then sees the records of every answer already given. */
+  /** Resolves once every write begun so far has settled: a reader then sees the records of every answer already given. */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.running]);
   }
 
   /** Runs `fn` in one transaction of the store; what it appends commits with the rest of it, or not at all. */
   transaction<T>(fn: (trx: Transaction<GatewaySchema>, append: Append) => Promise<T>): Promise<T> {
-    const running = this.run(fn);
+    return this.inTurn(async (head) => {
+      let appended = head;
+      const result = await this.store.transaction(async (trx) => {
+        appended ??= await readHead(trx);
+        return fn(trx, async (content, now) => {
+          const record = chained(appended, content, now);
+          await trx.insertInto('gateway_ledger').values(ledgerRow(record)).execute();
+          appended = { seq: record.seq, digest: record.digest };
+          return record;
+        });
+      });
+      return { result, head: appended };
+    });
+  }
+
+  /**
+   * Appends one record in a statement of its own, with no transaction round
+   * trips; `keep`, a ticket's kept request, commits with it or not at all (on
+   * PostgreSQL in the same statement, on SQLite in one transaction).
+   */
+  append(content: LedgerEntry, now: Date, keep?: Insertable<PendingTicketTable>): Promise<LedgerRecord> {
+    return this.inTurn(async (head) => {
+      const record = chained(head ?? (await readHead(this.store.db)), content, now);
+      const row = ledgerRow(record);
+      if (keep === undefined) {
+        await this.store.db.insertInto('gateway_ledger').values(row).execute();
+      } else if (this.store.dialect === 'postgres') {
+        await this.store.db
+          .with('kept', (db) => db.insertInto('gateway_pending_tickets').values(keep))
+          .insertInto('gateway_ledger')
+          .values(row)
+          .execute();
+      } else {
+        await this.store.transaction(async (trx) => {
+          await trx.insertInto('gateway_pending_tickets').values(keep).execute();
+          await trx.insertInto('gateway_ledger').values(row).execute();
+        });
+      }
+      return { result: record, head: { seq: record.seq, digest: record.digest } };
+    });
+  }
+
+  /**
+   * Consumes a ticket and appends its `started` record in one statement on
+   * PostgreSQL (one transaction on SQLite), only while the ticket is unused and
+   * its kept request is exactly `bound`; false, with nothing changed,
+   * otherwise (used, gone, or kept as something else).
+   */
+  consumeAndAppend(ticket: { jti: string; bound: string; consumedAt: string }, content: LedgerEntry, now: Date): Promise<boolean> {
+    return this.inTurn(async (head) => {
+      const known = head ?? (await readHead(this.store.db));
+      const record = chained(known, content, now);
+      const row = ledgerRow(record);
+      let consumed: boolean;
+      if (this.store.dialect === 'postgres') {
+        const result = await sql`
+          with consumed as (
+            update gateway_pending_tickets set consumed_at = ${ticket.consumedAt}
+            where jti = ${ticket.jti} and consumed_at is null and bound = ${ticket.bound}
+            returning jti
+          )
+          insert into gateway_ledger (seq, space, member, run_id, digest, record)
+          select ${row.seq}::bigint, ${row.space}::text, ${row.member}::text, ${row.run_id}::text, ${row.digest}::text, ${row.record}::text from consumed`.execute(this.store.db);
+        consumed = Number(result.numAffectedRows ?? 0) === 1;
+      } else {
+        consumed = await this.store.transaction(async (trx) => {
+          const updated = await trx
+            .updateTable('gateway_pending_tickets')
+            .set({ consumed_at: ticket.consumedAt })
+            .where('jti', '=', ticket.jti)
+            .where('consumed_at', 'is', null)
+            .where('bound', '=', ticket.bound)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) !== 1) return false;
+          await trx.insertInto('gateway_ledger').values(row).execute();
+          return true;
+        });
+      }
+      return { result: consumed, head: consumed ? { seq: record.seq, digest: record.digest } : known };
+    });
+  }
+
+  /** Runs one write to the chain in its turn; its new head is kept only if it succeeded. */
+  private inTurn<T>(write: (head: Head) => Promise<{ result: T; head: Head }>): Promise<T> {
+    const previous = this.turn;
+    let release!: () => void;
+    this.turn = new Promise<void>((resolve) => (release = resolve));
+    const running = (async () => {
+      await previous;
+      try {
+        const { result, head } = await write(this.head);
+        this.head = head;
+        return result;
+      } catch (err) {
+        this.head = undefined;
+        throw err;
+      } finally {
+        release();
+      }
+    })();
     this.running.add(running);
     void running.then(
       () => this.running.delete(running),
@@ -81,46 +183,25 @@ export class LedgerChain {
     );
     return running;
   }
-
-  private async run<T>(fn: (trx: Transaction<GatewaySchema>, append: Append) => Promise<T>): Promise<T> {
-    let release: (() => void) | undefined;
-    let head: { seq: number; digest: string } | undefined;
-    const appendIn = (trx: Transaction<GatewaySchema>): Append => async (content, now) => {
-      if (release === undefined) {
-        const previous = this.turn;
-        this.turn = new Promise<void>((resolve) => (release = resolve));
-        await previous;
-        head = this.head ?? (await readHead(trx));
-      }
-      const unsigned: Omit<LedgerRecord, 'digest'> = {
-        seq: (head?.seq ?? 0) + 1,
-        ts: now.toISOString(),
-        ...content,
-        prev_digest: head?.digest ?? GENESIS_DIGEST,
-      };
-      const record: LedgerRecord = { ...unsigned, digest: recordDigest(unsigned) };
-      await trx
-        .insertInto('gateway_ledger')
-        .values({ seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) })
-        .execute();
-      head = { seq: record.seq, digest: record.digest };
-      return record;
-    };
-    try {
-      const result = await this.store.transaction((trx) => fn(trx, appendIn(trx)));
-      if (release !== undefined) this.head = head;
-      return result;
-    } catch (err) {
-      if (release !== undefined) this.head = undefined;
-      throw err;
-    } finally {
-      release?.();
-    }
-  }
 }
 
-async function readHead(trx: Transaction<GatewaySchema>): Promise<{ seq: number; digest: string } | undefined> {
-  const row = await trx.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+/** The record that follows `head`, with its digest. */
+function chained(head: Head, content: LedgerEntry, now: Date): LedgerRecord {
+  const unsigned: Omit<LedgerRecord, 'digest'> = {
+    seq: (head?.seq ?? 0) + 1,
+    ts: now.toISOString(),
+    ...content,
+    prev_digest: head?.digest ?? GENESIS_DIGEST,
+  };
+  return { ...unsigned, digest: recordDigest(unsigned) };
+}
+
+function ledgerRow(record: LedgerRecord): Insertable<LedgerTable> {
+  return { seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) };
+}
+
+async function readHead(db: Kysely<GatewaySchema>): Promise<Head> {
+  const row = await db.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
   return row === undefined ? undefined : { seq: Number(row.seq), digest: row.digest };
 }
 
