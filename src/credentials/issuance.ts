@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { Clock } from '../shared/clock.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
 import type { TicketIssueRequest } from '../shared/gateway-wire.js';
@@ -26,6 +28,7 @@ export interface IssuanceDeps {
   log: Logger;
   credentialConnections: CredentialConnections;
   credentialCalls: CredentialCallLimits;
+  clock: Clock;
 }
 
 /** No ticket lives longer than five minutes, whatever a connection allows. */
@@ -57,7 +60,8 @@ interface Reservation {
  *
  * Order matters, in three steps:
  * 1. One transaction checks the caller, Space, connection, request, task,
- *    approval and run, then consumes the approval and reserves the run id.
+ *    approval and run, then consumes the approval and reserves the run id
+ *    (for a call without task or approval, one statement: reserveAtOnce).
  *    The approval's conditional update and the run's primary key decide every
  *    race: of two calls presenting one approval, exactly one gets past here.
  * 2. Only then is the gateway asked, outside any transaction (a database
@@ -90,7 +94,7 @@ interface Issued extends IssuedTicket {
 /** Steps 1 and 2, and step 3 for a refusal; an issued ticket's step 3 is left to the caller (`settle`). */
 async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
   const runId = input.run_id ?? newRunId();
-  const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
+  const reservation = (await reserveAtOnce(ctx, actor, slug, input, runId)) ?? (await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId)));
   const { member, connection, request } = reservation;
   const issueRequest: TicketIssueRequest = {
     request_id: randomUUID(),
@@ -176,6 +180,57 @@ export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug:
   } finally {
     leave();
   }
+}
+
+/**
+ * Step 1 for a call that names no task and no approval and needs neither, in
+ * one statement outside any transaction: the run is inserted only where the
+ * caller is admitted to the Space, the Space is active and the run id unused,
+ * so the insert is every check the database must make. Undefined when the call
+ * is not such a call, or the insert did not happen: `reserve` then makes the
+ * checks one by one, in their order, and says which failed.
+ */
+async function reserveAtOnce(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation | undefined> {
+  if (actor.kind !== 'member' || actor.member.status !== 'active' || input.task_id != null || input.approval_id != null) return undefined;
+  const me = actor.member.handle;
+  const connection = ctx.credentialConnections.find(slug, input.connection_id);
+  if (!connection || !admitsMember(connection, actor.member) || connection.requireTask) return undefined;
+  let request: CanonicalRequest;
+  try {
+    checkPurpose(input.purpose);
+    request = canonicalRequest(input.request);
+  } catch {
+    return undefined;
+  }
+  if (connection.approvalRequiredMethods.includes(request.method)) return undefined;
+  const principal = await principalOf(ctx.db.kysely, actor.member);
+  const reserved = await ctx.db.kysely
+    .insertInto('credential_runs')
+    .columns(['member_handle', 'run_id', 'space', 'connection_id', 'approval_id', 'state', 'reserved_ts', 'issued_ts'])
+    .expression((eb) =>
+      eb
+        .selectFrom('spaces')
+        .innerJoin('space_memberships', (join) => join.onRef('space_memberships.space', '=', 'spaces.slug').on('space_memberships.member_handle', '=', me))
+        .select([
+          eb.val(me).as('member_handle'),
+          eb.val(runId).as('run_id'),
+          eb.val(slug).as('space'),
+          eb.val(connection.id).as('connection_id'),
+          sql<null>`null`.as('approval_id'),
+          eb.val('reserved').as('state'),
+          eb.val(ctx.clock.now().toISOString()).as('reserved_ts'),
+          sql<null>`null`.as('issued_ts'),
+        ])
+        .where('spaces.slug', '=', slug)
+        .where('spaces.status', '=', 'active')
+        .where('space_memberships.state', '=', 'admitted'),
+    )
+    .onConflict((oc) => oc.columns(['member_handle', 'run_id']).doNothing())
+    .returning('run_id')
+    .executeTakeFirst();
+  if (!reserved) return undefined;
+  const ttl = Math.min(input.ttl_seconds ?? DEFAULT_TICKET_TTL, connection.maxTtlSeconds, TICKET_TTL_CEILING);
+  return { member: actor, connection, request, runId, taskId: null, approvalId: null, ttl, operator: principal === null ? null : memberId(ctx, principal) };
 }
 
 async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
