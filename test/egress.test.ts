@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { addressPolicy, judgeAddress } from '../src/egress/address-policy.js';
-import { EgressFailed, EgressRefused, sendEgress } from '../src/egress/request.js';
+import { EgressFailed, EgressPool, EgressRefused, sendEgress } from '../src/egress/request.js';
 import { parseTargetUrl, resolveTarget, type Resolver } from '../src/egress/target.js';
 
 const publicOnly = addressPolicy([]);
@@ -209,6 +209,64 @@ describe('egress requests (loopback receivers)', () => {
       assert.equal(err.reason, 'no complete answer within 300 ms');
       return true;
     });
+  });
+
+  it('keeps a connection per origin in a pool, each pinned to the address its one resolution checked', async () => {
+    const connections: unknown[] = [];
+    const onConnection = (socket: unknown) => connections.push(socket);
+    server.on('connection', onConnection);
+    const table: Record<string, string[]> = { 'pooled.test': ['127.0.0.1'] };
+    const resolved: string[] = [];
+    const resolver: Resolver = async (hostname) => {
+      resolved.push(hostname);
+      return resolverOf(table)(hostname);
+    };
+    let arrived!: () => void;
+    const holding = new Promise<void>((resolve) => (arrived = resolve));
+    let answerHeld!: () => void;
+    routes['/held'] = (_req, res) => {
+      answerHeld = () => res.writeHead(200).end('held');
+      arrived();
+    };
+    const pool = new EgressPool();
+    try {
+      const first = await sendEgress({ url: `http://pooled.test:${port}/ok`, method: 'GET' }, loopbackAllowed, limits, resolver, pool);
+      assert.equal(first.status, 200);
+      const second = await sendEgress({ url: `http://pooled.test:${port}/ok`, method: 'GET' }, loopbackAllowed, limits, resolver, pool);
+      assert.equal(second.status, 200);
+      assert.equal(connections.length, 1, 'the second request reused the first connection');
+      assert.equal(resolved.length, 1, 'a kept connection is not resolved again');
+
+      // While the kept connection is busy, the next request needs a new one: it resolves anew, and is judged on what it gets.
+      const held = sendEgress({ url: `http://pooled.test:${port}/held`, method: 'GET' }, loopbackAllowed, limits, resolver, pool);
+      await holding;
+      table['pooled.test'] = ['10.0.0.7'];
+      assert.match(await refusal(sendEgress({ url: `http://pooled.test:${port}/ok`, method: 'GET' }, loopbackAllowed, limits, resolver, pool)), /10\.0\.0\.7 is not a public address \(private network\)/);
+      assert.equal(resolved.length, 2);
+      answerHeld();
+      assert.equal((await held).body.toString(), 'held');
+
+      // The kept connection stays pinned to the address checked when it was made.
+      const third = await sendEgress({ url: `http://pooled.test:${port}/ok`, method: 'GET' }, loopbackAllowed, limits, resolver, pool);
+      assert.equal(third.status, 200);
+      assert.equal(resolved.length, 2);
+      assert.equal(connections.length, 1);
+    } finally {
+      pool.destroy();
+      server.off('connection', onConnection);
+      delete routes['/held'];
+    }
+  });
+
+  it('judges an IP literal before a pooled request is sent', async () => {
+    const count = seen.length;
+    const pool = new EgressPool();
+    try {
+      assert.match(await refusal(sendEgress({ url: `http://127.0.0.1:${port}/ok`, method: 'GET' }, publicOnly, limits, undefined, pool)), /loopback/);
+    } finally {
+      pool.destroy();
+    }
+    assert.equal(seen.length, count);
   });
 
   it('reports a refused connection as a failed attempt', async () => {

@@ -95,6 +95,14 @@ for (const backend of gatewayBackends()) {
       assert.deepEqual(result.body.headers, { 'content-type': 'application/json', 'x-multi': 'a, b', 'x-request-id': 'm-1' });
     });
 
+    it('keeps its connection to an upstream open from one call to the next', async () => {
+      const tickets = [];
+      for (const path of ['/v1/kept-1', '/v1/kept-2', '/v1/kept-3']) tickets.push((await gw.issue(ticketRequest(upstream.url(path)))).body.ticket);
+      const before = upstream.connections();
+      for (const ticket of tickets) assert.equal((await gw.call(ticket)).body.status, 200);
+      assert.ok(upstream.connections() - before <= 1, `three calls in turn opened ${upstream.connections() - before} connections`);
+    });
+
     it('refuses a second use of a ticket with 409 ticket_replayed, recorded as denied with its bound fields', async () => {
       const req = ticketRequest(upstream.url('/v1/once'));
       const issued = await gw.issue(req);

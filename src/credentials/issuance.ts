@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { Clock } from '../shared/clock.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
 import type { TicketIssueRequest } from '../shared/gateway-wire.js';
@@ -26,6 +28,7 @@ export interface IssuanceDeps {
   log: Logger;
   credentialConnections: CredentialConnections;
   credentialCalls: CredentialCallLimits;
+  clock: Clock;
 }
 
 /** No ticket lives longer than five minutes, whatever a connection allows. */
@@ -57,7 +60,8 @@ interface Reservation {
  *
  * Order matters, in three steps:
  * 1. One transaction checks the caller, Space, connection, request, task,
- *    approval and run, then consumes the approval and reserves the run id.
+ *    approval and run, then consumes the approval and reserves the run id
+ *    (for a call without task or approval, one statement: reserveAtOnce).
  *    The approval's conditional update and the run's primary key decide every
  *    race: of two calls presenting one approval, exactly one gets past here.
  * 2. Only then is the gateway asked, outside any transaction (a database
@@ -67,26 +71,30 @@ interface Reservation {
  *    transaction, so refusals use nothing up (a ticket whose answer was lost
  *    on the way is held by nobody and expires unused); an issued ticket turns
  *    the reservation into a used run and records `credential_ticket_issued`.
- * A call whose ticket the gateway then refuses for load (too many calls in
- * flight) frees them too: see callExternalService.
+ * A call presents its ticket while that last transaction commits (see
+ * callExternalService); one the gateway refuses for load (too many calls in
+ * flight) frees the run and approval too.
  * A process that dies between 1 and 3 leaves the approval and run id used:
  * a ticket may exist, and failing closed is the safe side. The gateway's
  * ledger says whether one was issued.
  */
 export async function issueCredentialTicket(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<IssuedTicket> {
-  const { ticket, expires_ts, run_id } = await issue(ctx, actor, slug, input);
+  const { ticket, expires_ts, run_id, settle } = await issue(ctx, actor, slug, input);
+  await settle();
   return { ticket, expires_ts, run_id };
 }
 
-/** An issued ticket, with what undoing its run needs. */
+/** An issued ticket, with what undoing its run needs, and the transaction that marks its run used (step 3), still to run. */
 interface Issued extends IssuedTicket {
   memberHandle: string;
   approvalId: string | null;
+  settle: () => Promise<void>;
 }
 
+/** Steps 1 and 2, and step 3 for a refusal; an issued ticket's step 3 is left to the caller (`settle`). */
 async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<Issued> {
   const runId = input.run_id ?? newRunId();
-  const reservation = await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId));
+  const reservation = (await reserveAtOnce(ctx, actor, slug, input, runId)) ?? (await ctx.db.transaction((tx) => reserve(tx, ctx, actor, slug, input, runId)));
   const { member, connection, request } = reservation;
   const issueRequest: TicketIssueRequest = {
     request_id: randomUUID(),
@@ -115,56 +123,114 @@ async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallI
     await ctx.db.transaction((tx) => releaseRun(tx, member.member.handle, runId, reservation.approvalId, 'reserved'));
     throw err;
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx.db
-      .updateTable('credential_runs')
-      .set({ state: 'issued', issued_ts: tx.now.toISOString() })
-      .where('member_handle', '=', member.member.handle)
-      .where('run_id', '=', runId)
-      .execute();
-    tx.emit({
-      type: 'credential_ticket_issued',
-      space: slug,
-      actor: { handle: member.member.handle },
-      subjects: [`space:${slug}`, `member:${member.member.handle}`, ...(reservation.taskId !== null ? [`task:${reservation.taskId}`] : [])],
-      payload: {
-        connection_id: connection.id,
-        run_id: runId,
-        task_id: reservation.taskId,
-        approval_id: reservation.approvalId,
-        method: request.method,
-        host: request.host,
-        expires_ts: issued.expires_ts,
-      },
+  const settle = async () => {
+    await ctx.db.transaction(async (tx) => {
+      await tx.db
+        .updateTable('credential_runs')
+        .set({ state: 'issued', issued_ts: tx.now.toISOString() })
+        .where('member_handle', '=', member.member.handle)
+        .where('run_id', '=', runId)
+        .execute();
+      tx.emit({
+        type: 'credential_ticket_issued',
+        space: slug,
+        actor: { handle: member.member.handle },
+        subjects: [`space:${slug}`, `member:${member.member.handle}`, ...(reservation.taskId !== null ? [`task:${reservation.taskId}`] : [])],
+        payload: {
+          connection_id: connection.id,
+          run_id: runId,
+          task_id: reservation.taskId,
+          approval_id: reservation.approvalId,
+          method: request.method,
+          host: request.host,
+          expires_ts: issued.expires_ts,
+        },
+      });
     });
-  });
-  ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
-  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId };
+    ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
+  };
+  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId, settle };
 }
 
 /**
  * The preferred path: the service uses the ticket itself, so it never reaches
  * the caller. The call holds a place among this process's calls in flight
  * (call-limits.ts) from before anything is checked until its answer is ready.
+ * The ticket is presented while the transaction that marks its run used
+ * commits, not after: the run was reserved before the gateway was asked, so
+ * nothing can reuse it meanwhile, and the answer waits for both. A call whose
+ * transaction fails is answered with that failure even if the provider was
+ * reached (a lost answer: reconcile by run id), and its run stays used.
  */
 export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
   const leave = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
   try {
     const issued = await issue(ctx, actor, slug, input);
-    try {
-      return await callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log);
-    } catch (err) {
-      // The gateway refused the ticket for load before using it, and only this
-      // process holds it: it is dropped unused (it expires), and the run id and
-      // approval are freed, so the same call can be made again.
-      if (err instanceof CredentialRefusal && (err.code === 'too_many_calls' || err.code === 'gateway_busy')) {
-        await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'issued'));
-      }
-      throw err;
+    const [settled, called] = await Promise.allSettled([issued.settle(), callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log)]);
+    if (settled.status === 'rejected') throw settled.reason;
+    if (called.status === 'fulfilled') return called.value;
+    const err: unknown = called.reason;
+    // The gateway refused the ticket for load before using it, and only this
+    // process holds it: it is dropped unused (it expires), and the run id and
+    // approval are freed, so the same call can be made again.
+    if (err instanceof CredentialRefusal && (err.code === 'too_many_calls' || err.code === 'gateway_busy')) {
+      await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'issued'));
     }
+    throw err;
   } finally {
     leave();
   }
+}
+
+/**
+ * Step 1 for a call that names no task and no approval and needs neither, in
+ * one statement outside any transaction: the run is inserted only where the
+ * caller is admitted to the Space, the Space is active and the run id unused,
+ * so the insert is every check the database must make. Undefined when the call
+ * is not such a call, or the insert did not happen: `reserve` then makes the
+ * checks one by one, in their order, and says which failed.
+ */
+async function reserveAtOnce(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation | undefined> {
+  if (actor.kind !== 'member' || actor.member.status !== 'active' || input.task_id != null || input.approval_id != null) return undefined;
+  const me = actor.member.handle;
+  const connection = ctx.credentialConnections.find(slug, input.connection_id);
+  if (!connection || !admitsMember(connection, actor.member) || connection.requireTask) return undefined;
+  let request: CanonicalRequest;
+  try {
+    checkPurpose(input.purpose);
+    request = canonicalRequest(input.request);
+  } catch {
+    return undefined;
+  }
+  if (connection.approvalRequiredMethods.includes(request.method)) return undefined;
+  const principal = await principalOf(ctx.db.kysely, actor.member);
+  const reserved = await ctx.db.kysely
+    .insertInto('credential_runs')
+    .columns(['member_handle', 'run_id', 'space', 'connection_id', 'approval_id', 'state', 'reserved_ts', 'issued_ts'])
+    .expression((eb) =>
+      eb
+        .selectFrom('spaces')
+        .innerJoin('space_memberships', (join) => join.onRef('space_memberships.space', '=', 'spaces.slug').on('space_memberships.member_handle', '=', me))
+        .select([
+          eb.val(me).as('member_handle'),
+          eb.val(runId).as('run_id'),
+          eb.val(slug).as('space'),
+          eb.val(connection.id).as('connection_id'),
+          sql<null>`null`.as('approval_id'),
+          eb.val('reserved').as('state'),
+          eb.val(ctx.clock.now().toISOString()).as('reserved_ts'),
+          sql<null>`null`.as('issued_ts'),
+        ])
+        .where('spaces.slug', '=', slug)
+        .where('spaces.status', '=', 'active')
+        .where('space_memberships.state', '=', 'admitted'),
+    )
+    .onConflict((oc) => oc.columns(['member_handle', 'run_id']).doNothing())
+    .returning('run_id')
+    .executeTakeFirst();
+  if (!reserved) return undefined;
+  const ttl = Math.min(input.ttl_seconds ?? DEFAULT_TICKET_TTL, connection.maxTtlSeconds, TICKET_TTL_CEILING);
+  return { member: actor, connection, request, runId, taskId: null, approvalId: null, ttl, operator: principal === null ? null : memberId(ctx, principal) };
 }
 
 async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput, runId: string): Promise<Reservation> {
@@ -193,18 +259,9 @@ async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, in
     judgeApproval(row, { space: slug, connection_id: connection.id, member_handle: me, task_id: taskId, run_id: runId, purpose: input.purpose, request }, tx.now);
   }
 
-  const used = await tx.db.selectFrom('credential_runs').select('state').where('member_handle', '=', me).where('run_id', '=', runId).executeTakeFirst();
-  if (used) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once (reconcile with the provider instead of repeating it)`);
-
-  if (approvalId !== null) {
-    const consumed = await tx.db
-      .updateTable('credential_approvals')
-      .set({ consumed_ts: tx.now.toISOString() })
-      .where('id', '=', approvalId)
-      .where('consumed_ts', 'is', null)
-      .executeTakeFirst();
-    if (Number(consumed.numUpdatedRows) !== 1) throw refuse('approval_consumed', `approval ${approvalId} has already been used`);
-  }
+  // The run's primary key refuses a reused run id in the insert itself; the
+  // approval is consumed after it, so a reused run id is refused as such (and,
+  // the transaction rolled back, uses no approval up).
   const reserved = await tx.db
     .insertInto('credential_runs')
     .values({
@@ -220,7 +277,16 @@ async function reserve(tx: Tx, ctx: IssuanceDeps, actor: Actor, slug: string, in
     .onConflict((oc) => oc.columns(['member_handle', 'run_id']).doNothing())
     .returning('run_id')
     .executeTakeFirst();
-  if (!reserved) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once`);
+  if (!reserved) throw refuse('run_id_reused', `run_id ${runId} already has a ticket; a run id is used once (reconcile with the provider instead of repeating it)`);
+  if (approvalId !== null) {
+    const consumed = await tx.db
+      .updateTable('credential_approvals')
+      .set({ consumed_ts: tx.now.toISOString() })
+      .where('id', '=', approvalId)
+      .where('consumed_ts', 'is', null)
+      .executeTakeFirst();
+    if (Number(consumed.numUpdatedRows) !== 1) throw refuse('approval_consumed', `approval ${approvalId} has already been used`);
+  }
 
   const ttl = Math.min(input.ttl_seconds ?? DEFAULT_TICKET_TTL, connection.maxTtlSeconds, TICKET_TTL_CEILING);
   const principal = await principalOf(tx.db, member.member);

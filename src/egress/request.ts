@@ -1,6 +1,6 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
 import { EgressRefused, parseTargetUrl, resolveTarget, systemResolver, type Resolver } from './target.js';
 
@@ -36,38 +36,73 @@ export class EgressFailed extends Error {
   }
 }
 
+/** How long a kept connection may sit idle before it is closed (sooner when the upstream's `Keep-Alive: timeout` says so). */
+const IDLE_CONNECTION_MS = 4000;
+
 /**
- * Sends one request under the address policy. The host is resolved and judged
- * once (target.ts) and the connection is made to that very address, so a name
- * that resolves elsewhere a moment later (DNS rebinding) cannot redirect it;
- * TLS still verifies the certificate for the host name. Redirects are answers
- * like any other, never followed; no cookies are kept; the time and the
- * response size are bounded.
+ * Connections kept open between requests, for a sender that calls the same
+ * origins again and again (the credential gateway). Each connection was made
+ * to the address its own resolution checked (see sendEgress) and stays pinned
+ * to it for its life; an idle one closes after a few seconds.
+ */
+export class EgressPool {
+  readonly http = new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+  readonly https = new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+
+  /** Closes every kept connection. */
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
+/**
+ * Sends one request under the address policy. Each new connection resolves
+ * the host once and judges every address it got (target.ts), and is made to
+ * that very address, so a name that resolves elsewhere a moment later (DNS
+ * rebinding) cannot redirect it; TLS still verifies the certificate for the
+ * host name. Without a pool, every request has a connection (and so a
+ * resolution) of its own; with one, a request may reuse an idle connection
+ * to the same origin, which is still pinned to the address checked when it
+ * was made. Redirects are answers like any other, never followed; no cookies
+ * are kept; the time and the response size are bounded.
  */
 export async function sendEgress(
   req: EgressRequest,
   policy: AddressPolicy,
   limits: EgressLimits,
   resolver: Resolver = systemResolver,
+  pool?: EgressPool,
 ): Promise<EgressResponse> {
-  const target = await resolveTarget(parseTargetUrl(req.url), policy, resolver);
+  const url = parseTargetUrl(req.url);
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  // Node connects to an IP literal without a lookup, so it is judged here.
+  if (isIP(hostname) !== 0) await resolveTarget(url, policy, resolver);
+  // Called once per new connection, never for a kept one: its refusal (EgressRefused) fails the request before anything is sent.
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
+    resolveTarget(url, policy, resolver).then(
+      (target) => {
+        if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
+        else callback(null, target.address, target.family);
+      },
+      (err: Error) => callback(err, ''),
+    );
   };
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   return new Promise<EgressResponse>((resolve, reject) => {
-    const outgoing = send(target.url, {
+    const outgoing = send(url, {
       method: req.method,
       headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
       lookup: pinned,
-      servername: target.hostname,
-      // One connection per request: a pooled socket could outlive the check that allowed it.
-      agent: false,
+      servername: hostname,
+      // Without a pool, one connection per request.
+      agent: pool === undefined ? false : https ? pool.https : pool.http,
       signal: deadline,
     });
     outgoing.on('error', (err: NodeJS.ErrnoException) => {
+      if (err instanceof EgressRefused) return reject(err);
       reject(deadline.aborted || err.name === 'AbortError' || err.code === 'ABORT_ERR' ? new EgressFailed(`no complete answer within ${limits.timeoutMs} ms`, 'timeout') : new EgressFailed(describeNetworkError(err)));
     });
     outgoing.on('response', (incoming) => {

@@ -3,18 +3,20 @@ import { Readable } from 'node:stream';
 import type { JWTPayload } from 'jose';
 import { performance } from 'node:perf_hooks';
 import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import { systemResolver } from '../egress/target.js';
 import type { GatewayErrorCode } from '../shared/gateway-wire.js';
 import type { GatewayContext } from './context.js';
 import type { Destination } from './destinations.js';
 import { GatewayError } from './errors.js';
 import { auditUnavailable, hostAndPath, record } from './issue.js';
-import { append, entry, type LedgerEntry } from './ledger.js';
-import { matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
+import { entry, type LedgerEntry } from './ledger.js';
+import { boundFromClaims, keptText, matchesTicket, TicketExpired, ticketFingerprint, type BoundCall } from './tickets.js';
 
 /**
  * A brokered call's answer (CallResult, with the body as bytes). It keeps its
  * place among the calls in flight until `release`, once it has been written
- * out: until then the gateway still holds the body.
+ * out: until then the gateway still holds the body. `release` also commits
+ * the call's `brokered` record, so the answer never waits for it.
  */
 export interface BrokeredAnswer {
   status: number;
@@ -23,6 +25,9 @@ export interface BrokeredAnswer {
   provider_request_id: string | null;
   release: () => void;
 }
+
+/** An answer as the upstream gave it, and the record of its outcome, still to be committed. */
+type SentCall = Omit<BrokeredAnswer, 'release'> & { outcome: LedgerEntry };
 
 /**
  * `POST /v1/call`: the ticket is the only credential. It takes a place among
@@ -53,30 +58,58 @@ export async function callWithTicket(ctx: GatewayContext, ticket: string): Promi
     connectionId: claims.connection_id as string,
     maxResponseBytes: claims.max_response_bytes as number,
   });
+  let sent: SentCall;
   try {
-    return { ...(await useAndSend(ctx, jti, fingerprint, claims, now)), release };
+    sent = await useAndSend(ctx, jti, fingerprint, claims, now);
   } catch (err) {
     release();
     throw err;
   }
+  const { outcome, ...answer } = sent;
+  let released = false;
+  return {
+    ...answer,
+    release: () => {
+      if (released) return;
+      released = true;
+      release();
+      void recordOutcome(ctx, outcome);
+    },
+  };
 }
 
-async function useAndSend(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, now: Date): Promise<Omit<BrokeredAnswer, 'release'>> {
+async function useAndSend(ctx: GatewayContext, jti: string, fingerprint: string, claims: JWTPayload, now: Date): Promise<SentCall> {
+  // A ticket for no headers and no body is its own request: one statement
+  // consumes it, provided the store still keeps exactly that request, and
+  // commits `started`. Anything else (a replay, a store that keeps something
+  // else) takes the path below, which tells them apart.
+  const signed = boundFromClaims(claims);
+  if (signed !== undefined) {
+    let consumed;
+    try {
+      const started = entry('started', { ...callFields(signed), ticket_fingerprint: fingerprint });
+      consumed = await ctx.ledger.consumeAndAppend({ jti, bound: keptText(signed), consumedAt: now.toISOString() }, started, now);
+    } catch (err) {
+      throw auditUnavailable(ctx, err);
+    }
+    if (consumed) return send(ctx, signed, fingerprint);
+  }
   let call: BoundCall | undefined;
   try {
-    call = await ctx.store.transaction(async (trx) => {
+    call = await ctx.ledger.transaction(async (trx, append) => {
+      // Consuming the ticket reads back its kept request in the same statement.
       const consumed = await trx
         .updateTable('gateway_pending_tickets')
         .set({ consumed_at: now.toISOString() })
         .where('jti', '=', jti)
         .where('consumed_at', 'is', null)
+        .returning('bound')
         .executeTakeFirst();
-      if (Number(consumed.numUpdatedRows) !== 1) return undefined;
-      const row = await trx.selectFrom('gateway_pending_tickets').select('bound').where('jti', '=', jti).executeTakeFirstOrThrow();
-      const kept = JSON.parse(row.bound) as BoundCall;
+      if (consumed === undefined) return undefined;
+      const kept = JSON.parse(consumed.bound) as BoundCall;
       // The store must hold the very request the signature binds; otherwise nothing is sent or recorded.
       if (!matchesTicket(kept, claims)) throw altered(ctx, fingerprint);
-      await append(trx, ctx.store.dialect, entry('started', { ...callFields(kept), ticket_fingerprint: fingerprint }), now);
+      await append(entry('started', { ...callFields(kept), ticket_fingerprint: fingerprint }), now);
       return kept;
     });
   } catch (err) {
@@ -91,7 +124,7 @@ async function useAndSend(ctx: GatewayContext, jti: string, fingerprint: string,
   return send(ctx, call, fingerprint);
 }
 
-async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): Promise<Omit<BrokeredAnswer, 'release'>> {
+async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): Promise<SentCall> {
   const about = { ...callFields(call), ticket_fingerprint: fingerprint };
   const destination = ctx.destinations.get(call.destination_id);
   const secret = ctx.config.credentials.get(call.destination_id);
@@ -109,27 +142,25 @@ async function send(ctx: GatewayContext, call: BoundCall, fingerprint: string): 
       { url: call.url, method: call.method, headers: { ...call.headers, [destination.credential.header]: destination.credential.prefix + secret }, ...(body ? { body } : {}) },
       ctx.config.egress,
       { timeoutMs: call.timeout_ms, maxResponseBytes: call.max_response_bytes },
-      ...(ctx.resolver ? [ctx.resolver] : []),
+      ctx.resolver ?? systemResolver,
+      ctx.upstreams,
     );
   } catch (err) {
     const failure = describeFailure(err);
-    await recordFinal(ctx, entry(failure.code === 'address_denied' ? 'denied' : 'error', { ...about, error_code: failure.code, latency_ms: latency(), request_bytes: requestBytes }));
+    await recordOutcome(ctx, entry(failure.code === 'address_denied' ? 'denied' : 'error', { ...about, error_code: failure.code, latency_ms: latency(), request_bytes: requestBytes }));
     throw new GatewayError(failure.code, failure.detail);
   }
   const headers = allowedHeaders(response.headers, destination);
   const providerRequestId = destination.providerRequestIdHeader !== undefined ? (headers[destination.providerRequestIdHeader] ?? null) : null;
-  await recordFinal(
-    ctx,
-    entry('brokered', {
-      ...about,
-      status: response.status,
-      latency_ms: latency(),
-      request_bytes: requestBytes,
-      response_bytes: response.body.length,
-      provider_request_id: providerRequestId,
-    }),
-  );
-  return { status: response.status, headers, body: response.body, provider_request_id: providerRequestId };
+  const outcome = entry('brokered', {
+    ...about,
+    status: response.status,
+    latency_ms: latency(),
+    request_bytes: requestBytes,
+    response_bytes: response.body.length,
+    provider_request_id: providerRequestId,
+  });
+  return { status: response.status, headers, body: response.body, provider_request_id: providerRequestId, outcome };
 }
 
 /** Bytes of body per piece of the answer: a multiple of 3, so each piece is whole base64. */
@@ -177,11 +208,15 @@ function allowedHeaders(incoming: IncomingHttpHeaders, destination: Destination)
 /**
  * The outcome of a call that was sent (or refused at its address). The
  * upstream has answered by now, so a ledger that cannot take the record does
- * not withhold the answer: the `started` record already says a call went out.
+ * not change the answer: the `started` record already says a call went out.
+ * A failure's record is committed before its refusal is answered; a brokered
+ * answer's once the answer has been written out (or its caller has gone), so
+ * that the answer never waits for it. Ledger reads and the gateway's stop
+ * wait for it (LedgerChain.idle).
  */
-async function recordFinal(ctx: GatewayContext, content: LedgerEntry): Promise<void> {
+async function recordOutcome(ctx: GatewayContext, content: LedgerEntry): Promise<void> {
   try {
-    await ctx.store.transaction((trx) => append(trx, ctx.store.dialect, content, ctx.now()));
+    await ctx.ledger.append(content, ctx.now());
   } catch (err) {
     ctx.log.error({ err: { message: err instanceof Error ? err.message : String(err) }, run_id: content.run_id, decision: content.decision }, 'the ledger could not record a call outcome');
   }

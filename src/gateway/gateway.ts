@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { EgressPool } from '../egress/request.js';
 import type { Resolver } from '../egress/target.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayContext } from './context.js';
+import { LedgerChain } from './ledger.js';
 import { CallLimits } from './limits.js';
 import { createGatewayServer } from './server.js';
 import { migrateStore, openStore } from './store.js';
@@ -39,10 +41,13 @@ export async function createGateway(config: GatewayConfig, opts: GatewayOptions 
     config,
     destinations: new Map(config.destinations.map((d) => [d.id, d])),
     store,
+    ledger: new LedgerChain(store),
+    sweptAt: 0,
     signer: await TicketSigner.generate(),
     limits: new CallLimits(config.calls),
     log: opts.log ?? createGatewayLogger(config.logLevel),
     now: opts.now ?? (() => new Date()),
+    upstreams: new EgressPool(),
     resolver: opts.resolver,
   };
   const http = createGatewayServer(ctx);
@@ -56,6 +61,9 @@ export async function createGateway(config: GatewayConfig, opts: GatewayOptions 
     },
     async close() {
       await http.close();
+      // The outcome records of answers already given.
+      await ctx.ledger.idle();
+      ctx.upstreams.destroy();
       await store.close();
     },
   };

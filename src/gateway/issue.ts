@@ -2,9 +2,11 @@ import { purposeRefusal, type TicketIssued, type TicketIssueRequest } from '../s
 import type { GatewayContext } from './context.js';
 import { checkDestinationPolicy } from './destinations.js';
 import { GatewayError } from './errors.js';
-import { append, entry, type LedgerEntry } from './ledger.js';
+import { entry, type LedgerEntry } from './ledger.js';
 import { checkHeaders, checkUrl, decodeBody } from './request-shape.js';
-import type { BoundCall } from './tickets.js';
+import { keptText, type BoundCall } from './tickets.js';
+
+const SWEEP_EVERY_MS = 60_000;
 
 /**
  * `POST /v1/tickets`: the service's checked request, judged again by the
@@ -52,12 +54,15 @@ export async function issueTicket(ctx: GatewayContext, req: TicketIssueRequest):
   }
   const issued = await ctx.signer.issue(call, req.ttl_seconds, now);
   try {
-    await ctx.store.transaction(async (trx) => {
-      // Tickets past their expiry can no longer be used or replayed; their kept requests go.
-      await trx.deleteFrom('gateway_pending_tickets').where('expires_at', '<', Math.floor(now.getTime() / 1000)).execute();
-      await trx.insertInto('gateway_pending_tickets').values({ jti: issued.jti, bound: JSON.stringify(call), expires_at: issued.expiresAt, consumed_at: null }).execute();
-      await append(trx, ctx.store.dialect, entry('issued', { ...about, ticket_fingerprint: issued.fingerprint }), now);
-    });
+    // Tickets past their expiry can no longer be used or replayed; their kept
+    // requests go, at most once a minute rather than with every ticket.
+    if (now.getTime() - ctx.sweptAt >= SWEEP_EVERY_MS) {
+      await ctx.store.db.deleteFrom('gateway_pending_tickets').where('expires_at', '<', Math.floor(now.getTime() / 1000)).execute();
+      ctx.sweptAt = now.getTime();
+    }
+    // The kept request commits with the `issued` record or not at all.
+    const kept = { jti: issued.jti, bound: keptText(call), expires_at: issued.expiresAt, consumed_at: null };
+    await ctx.ledger.append(entry('issued', { ...about, ticket_fingerprint: issued.fingerprint }), now, kept);
   } catch (err) {
     throw auditUnavailable(ctx, err);
   }
@@ -94,10 +99,10 @@ export function hostAndPath(text: string): { host: string | null; path: string |
   return { host: null, path: null };
 }
 
-/** Appends one record in its own transaction; a ledger that cannot be written is 503 `audit_unavailable`. */
+/** Appends one record on its own; a ledger that cannot be written is 503 `audit_unavailable`. */
 export async function record(ctx: GatewayContext, content: LedgerEntry, now: Date): Promise<void> {
   try {
-    await ctx.store.transaction((trx) => append(trx, ctx.store.dialect, content, now));
+    await ctx.ledger.append(content, now);
   } catch (err) {
     throw auditUnavailable(ctx, err);
   }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { LedgerDecision, LedgerRecord } from '../shared/gateway-wire.js';
-import type { GatewaySchema, GatewayStore, StoreDialect } from './store.js';
+import type { GatewaySchema, GatewayStore, LedgerTable, PendingTicketTable } from './store.js';
 
 export const GENESIS_DIGEST = '0'.repeat(64);
 
@@ -45,28 +45,164 @@ export function recordDigest(record: Omit<LedgerRecord, 'digest'> | LedgerRecord
   return createHash('sha256').update(canonicalize(rest)!).digest('hex');
 }
 
+/** Appends records inside a transaction of the chain (`LedgerChain.transaction`). */
+export type Append = (content: LedgerEntry, now: Date) => Promise<LedgerRecord>;
+
+type Head = { seq: number; digest: string } | undefined;
+
 /**
- * Appends one record inside the caller's transaction, so it commits with
- * whatever it records (a ticket kept, a ticket consumed) or not at all. The
- * chain must never fork: on PostgreSQL a transaction-scoped advisory lock,
- * per schema, makes appends take turns; on SQLite the one writer does. The
- * primary key on `seq` turns any slip into a failed append, never two heads.
+ * The gateway's one chain, appended to only through this process. The head
+ * (last `seq` and digest) is kept in memory once read, so an append is one
+ * INSERT rather than a lock, a read of the head and an insert. Writes to the
+ * chain take turns inside the process, each from before it takes a database
+ * connection until it has committed or rolled back (so a turn is never waited
+ * for while holding the connection its holder needs), and the head moves
+ * only on a commit. The primary key on `seq` turns any slip into a failed
+ * append, never two heads: should another process write the same store (one
+ * gateway per store is the rule), its append or ours fails, the head is
+ * forgotten, and the next append reads it again.
  */
-export async function append(trx: Transaction<GatewaySchema>, dialect: StoreDialect, content: LedgerEntry, now: Date): Promise<LedgerRecord> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('atrium-gateway-ledger:' || current_schema()))`.execute(trx);
-  const head = await trx.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+export class LedgerChain {
+  private head: Head;
+  private turn: Promise<void> = Promise.resolve();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly store: GatewayStore) {}
+
+  /** Resolves once every write begun so far has settled: a reader then sees the records of every answer already given. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Runs `fn` in one transaction of the store; what it appends commits with the rest of it, or not at all. */
+  transaction<T>(fn: (trx: Transaction<GatewaySchema>, append: Append) => Promise<T>): Promise<T> {
+    return this.inTurn(async (head) => {
+      let appended = head;
+      const result = await this.store.transaction(async (trx) => {
+        appended ??= await readHead(trx);
+        return fn(trx, async (content, now) => {
+          const record = chained(appended, content, now);
+          await trx.insertInto('gateway_ledger').values(ledgerRow(record)).execute();
+          appended = { seq: record.seq, digest: record.digest };
+          return record;
+        });
+      });
+      return { result, head: appended };
+    });
+  }
+
+  /**
+   * Appends one record in a statement of its own, with no transaction round
+   * trips; `keep`, a ticket's kept request, commits with it or not at all (on
+   * PostgreSQL in the same statement, on SQLite in one transaction).
+   */
+  append(content: LedgerEntry, now: Date, keep?: Insertable<PendingTicketTable>): Promise<LedgerRecord> {
+    return this.inTurn(async (head) => {
+      const record = chained(head ?? (await readHead(this.store.db)), content, now);
+      const row = ledgerRow(record);
+      if (keep === undefined) {
+        await this.store.db.insertInto('gateway_ledger').values(row).execute();
+      } else if (this.store.dialect === 'postgres') {
+        await this.store.db
+          .with('kept', (db) => db.insertInto('gateway_pending_tickets').values(keep))
+          .insertInto('gateway_ledger')
+          .values(row)
+          .execute();
+      } else {
+        await this.store.transaction(async (trx) => {
+          await trx.insertInto('gateway_pending_tickets').values(keep).execute();
+          await trx.insertInto('gateway_ledger').values(row).execute();
+        });
+      }
+      return { result: record, head: { seq: record.seq, digest: record.digest } };
+    });
+  }
+
+  /**
+   * Consumes a ticket and appends its `started` record in one statement on
+   * PostgreSQL (one transaction on SQLite), only while the ticket is unused and
+   * its kept request is exactly `bound`; false, with nothing changed,
+   * otherwise (used, gone, or kept as something else).
+   */
+  consumeAndAppend(ticket: { jti: string; bound: string; consumedAt: string }, content: LedgerEntry, now: Date): Promise<boolean> {
+    return this.inTurn(async (head) => {
+      const known = head ?? (await readHead(this.store.db));
+      const record = chained(known, content, now);
+      const row = ledgerRow(record);
+      let consumed: boolean;
+      if (this.store.dialect === 'postgres') {
+        const result = await sql`
+          with consumed as (
+            update gateway_pending_tickets set consumed_at = ${ticket.consumedAt}
+            where jti = ${ticket.jti} and consumed_at is null and bound = ${ticket.bound}
+            returning jti
+          )
+          insert into gateway_ledger (seq, space, member, run_id, digest, record)
+          select ${row.seq}::bigint, ${row.space}::text, ${row.member}::text, ${row.run_id}::text, ${row.digest}::text, ${row.record}::text from consumed`.execute(this.store.db);
+        consumed = Number(result.numAffectedRows ?? 0) === 1;
+      } else {
+        consumed = await this.store.transaction(async (trx) => {
+          const updated = await trx
+            .updateTable('gateway_pending_tickets')
+            .set({ consumed_at: ticket.consumedAt })
+            .where('jti', '=', ticket.jti)
+            .where('consumed_at', 'is', null)
+            .where('bound', '=', ticket.bound)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) !== 1) return false;
+          await trx.insertInto('gateway_ledger').values(row).execute();
+          return true;
+        });
+      }
+      return { result: consumed, head: consumed ? { seq: record.seq, digest: record.digest } : known };
+    });
+  }
+
+  /** Runs one write to the chain in its turn; its new head is kept only if it succeeded. */
+  private inTurn<T>(write: (head: Head) => Promise<{ result: T; head: Head }>): Promise<T> {
+    const previous = this.turn;
+    let release!: () => void;
+    this.turn = new Promise<void>((resolve) => (release = resolve));
+    const running = (async () => {
+      await previous;
+      try {
+        const { result, head } = await write(this.head);
+        this.head = head;
+        return result;
+      } catch (err) {
+        this.head = undefined;
+        throw err;
+      } finally {
+        release();
+      }
+    })();
+    this.running.add(running);
+    void running.then(
+      () => this.running.delete(running),
+      () => this.running.delete(running),
+    );
+    return running;
+  }
+}
+
+/** The record that follows `head`, with its digest. */
+function chained(head: Head, content: LedgerEntry, now: Date): LedgerRecord {
   const unsigned: Omit<LedgerRecord, 'digest'> = {
     seq: (head?.seq ?? 0) + 1,
     ts: now.toISOString(),
     ...content,
     prev_digest: head?.digest ?? GENESIS_DIGEST,
   };
-  const record: LedgerRecord = { ...unsigned, digest: recordDigest(unsigned) };
-  await trx
-    .insertInto('gateway_ledger')
-    .values({ seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) })
-    .execute();
-  return record;
+  return { ...unsigned, digest: recordDigest(unsigned) };
+}
+
+function ledgerRow(record: LedgerRecord): Insertable<LedgerTable> {
+  return { seq: record.seq, space: record.space, member: record.member, run_id: record.run_id, digest: record.digest, record: JSON.stringify(record) };
+}
+
+async function readHead(db: Kysely<GatewaySchema>): Promise<Head> {
+  const row = await db.selectFrom('gateway_ledger').select(['seq', 'digest']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row === undefined ? undefined : { seq: Number(row.seq), digest: row.digest };
 }
 
 export interface LedgerQuery {

@@ -79,6 +79,8 @@ export function createGatewayServer(ctx: GatewayContext): FastifyInstance<RawSer
     const q = eventsQuery(req.query as Record<string, string | string[] | undefined>);
     let events;
     try {
+      // Outcome records commit as their answers go out (call.ts): a reader sees those of every answer given.
+      await ctx.ledger.idle();
       events = await readLedger(ctx.store.db, q);
     } catch (err) {
       ctx.log.error({ err: { message: err instanceof Error ? err.message : String(err) } }, 'the ledger store failed');

@@ -168,6 +168,64 @@ export class TicketExpired extends GatewayError {
   }
 }
 
+const NO_HEADERS_SHA256 = sha256Hex(canonicalize({})!);
+const NO_BODY_SHA256 = sha256Hex(Buffer.alloc(0));
+
+/** A kept request as the store holds it: its JSON, fields always in one order, so the same request always has the same text. */
+export function keptText(call: BoundCall): string {
+  const ordered: BoundCall = {
+    request_id: call.request_id,
+    space: call.space,
+    connection_id: call.connection_id,
+    destination_id: call.destination_id,
+    member: call.member,
+    member_type: call.member_type,
+    operator: call.operator,
+    task_id: call.task_id,
+    run_id: call.run_id,
+    purpose: call.purpose,
+    approval_id: call.approval_id,
+    method: call.method,
+    url: call.url,
+    headers: call.headers,
+    body_base64: call.body_base64,
+    timeout_ms: call.timeout_ms,
+    max_response_bytes: call.max_response_bytes,
+  };
+  return JSON.stringify(ordered);
+}
+
+/**
+ * The request a ticket binds, from its claims alone, when the signature
+ * suffices: the claims carry every field but the headers and the body, which
+ * they bind only by hash, so a ticket for no headers and no body needs nothing
+ * from the store to be sent. Undefined when it binds either.
+ */
+export function boundFromClaims(claims: JWTPayload): BoundCall | undefined {
+  if (claims.headers_sha256 !== NO_HEADERS_SHA256 || claims.body_sha256 !== NO_BODY_SHA256) return undefined;
+  const call = {
+    request_id: claims.request_id,
+    space: claims.space,
+    connection_id: claims.connection_id,
+    destination_id: claims.destination_id,
+    member: claims.sub,
+    member_type: claims.member_type,
+    operator: claims.operator,
+    task_id: claims.task_id,
+    run_id: claims.run_id,
+    purpose: claims.purpose,
+    approval_id: claims.approval_id,
+    method: claims.method,
+    url: claims.url,
+    headers: {},
+    body_base64: null,
+    timeout_ms: claims.timeout_ms,
+    max_response_bytes: claims.max_response_bytes,
+  } as BoundCall;
+  // The gateway signed these claims from such a call; anything else is not one of its tickets.
+  return matchesTicket(call, claims) ? call : undefined;
+}
+
 /** Whether the kept request is the very one the ticket's signature binds. */
 export function matchesTicket(call: BoundCall, claims: JWTPayload): boolean {
   const expected = bindingClaims(call);

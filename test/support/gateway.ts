@@ -71,6 +71,8 @@ export interface Upstream {
   origin: string;
   url(path: string): string;
   received: UpstreamRequest[];
+  /** How many TCP connections it has accepted. */
+  connections(): number;
   /** The answer for requests whose path (without query) is `path`; `answers.json({ok: true})` otherwise. */
   answer(path: string, how: UpstreamAnswer): void;
   /** Resolves once `count` requests have arrived (a test's timeout bounds the wait). */
@@ -98,12 +100,15 @@ export async function startUpstream(): Promise<Upstream> {
       }
     });
   });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     url: (path) => origin + path,
     received,
+    connections: () => connections,
     answer: (path, how) => void byPath.set(path, how),
     waitFor: (count) => (received.length >= count ? Promise.resolve(received) : new Promise((resolve) => waiting.push({ count, resolve }))),
     async stop() {
