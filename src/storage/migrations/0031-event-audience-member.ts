@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
 /**
- * `event_audience` by member (docs/operations.md, "Capacity: costs as data grows").
+ * `event_audience` by member (docs/operations.md, "Costs as data grows").
  *
  * A member reading a feed sees an event with an audience only if they are in
  * it. The table was keyed by event, then member, which serves a check of one
