@@ -90,8 +90,7 @@ export function replaySqlite(path: string, units: Statement[][], requests: numbe
           if (statement.reader) statement.all(s.p);
           else statement.run(s.p);
         }
-      } catch (err) {
-        if (failed === 0 && process.env.ATRIUM_BENCH_REPLAY_DEBUG) console.error('replay failed:', err, unit.map((s) => s.q.slice(0, 120)));
+      } catch {
         failed += 1;
         if (db.inTransaction) db.exec('rollback');
       }
