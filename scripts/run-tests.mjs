@@ -26,9 +26,9 @@
 // shared two-core machine this cut the CLI test files, on SQLite two at a
 // time, from 1,526 s to 596 s.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 function testFiles(dir) {
@@ -77,13 +77,6 @@ async function compileCli() {
   }
 }
 
-// The runner starts files in the order given, so the longest start first and
-// the short ones fill in around them, rather than one long file starting last
-// and running on alone. Measured one by one on SQLite with two files at a time
-// (the CLI once compiled, as below): test/cli.test.ts 180 s, webhooks-listen
-// 136, webhooks-subscriptions-cli 133, messages-cli 115, tasks-cli 100,
-// pins-cli 78, webhooks-cli 68, credentials-cli 65, resources-cli 62; the
-// others come after them in name order.
 /**
  * A certificate for `localhost`, made fresh for this run and trusted by every
  * test process (NODE_EXTRA_CA_CERTS is read when Node starts, so it must be
@@ -102,16 +95,28 @@ function testCertificate(dir) {
   return tls;
 }
 
+// The runner starts files in the order given, so the longest start first and
+// the short ones fill in around them, rather than one long file starting last
+// and running on alone. Measured in a full run (both databases, three files at
+// a time; the run prints its slowest files at the end, so keep this list by
+// that): web-conversations 195 s, web-spaces 141, web-story 132, web-resources
+// 101, web-search 91, web-tasks 75, cli 68, messages-cli 62, web-webhooks 65,
+// web-edits 59, readme 55; the others come after them in name order.
 const SLOWEST_FIRST = [
+  'web-conversations',
+  'web-spaces',
+  'web-story',
+  'web-resources',
+  'web-search',
+  'web-tasks',
   'cli',
+  'web-webhooks',
+  'messages-cli',
+  'web-edits',
+  'readme',
   'webhooks-listen',
   'webhooks-subscriptions-cli',
-  'messages-cli',
   'tasks-cli',
-  'pins-cli',
-  'webhooks-cli',
-  'credentials-cli',
-  'resources-cli',
 ].map((name) => join('test', `${name}.test.ts`));
 
 function slowestFirst(paths) {
@@ -125,17 +130,44 @@ function slowestFirst(paths) {
 const files = process.argv.length > 2 ? process.argv.slice(2) : slowestFirst(testFiles('test'));
 const concurrency = process.env.ATRIUM_TEST_CONCURRENCY ?? '3';
 const fileTimeout = process.env.ATRIUM_TEST_FILE_TIMEOUT_MS ?? String(15 * 60_000);
-const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeout}`, '--test-force-exit', '--test-reporter=spec'];
+const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileTimeout}`, '--test-force-exit', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-file-times.mjs', '--test-reporter-destination=stdout'];
 const buildDir = await compileCli();
 const tls = testCertificate(buildDir);
+const times = join(buildDir, 'file-times.jsonl');
 const child = spawn(process.execPath, [...args, ...files], {
   stdio: 'inherit',
-  env: { ...process.env, ATRIUM_CLI_BUILD: join(buildDir, 'dist'), ATRIUM_TEST_TLS_DIR: tls, NODE_EXTRA_CA_CERTS: join(tls, 'cert.pem') },
+  env: {
+    ...process.env,
+    ATRIUM_CLI_BUILD: join(buildDir, 'dist'),
+    ATRIUM_TEST_TLS_DIR: tls,
+    NODE_EXTRA_CA_CERTS: join(tls, 'cert.pem'),
+    ATRIUM_TEST_TIMES: times,
+  },
 });
 // Ctrl-C reaches the test runner too (same process group); this process
 // outlives it to remove the build.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
+  printSlowest(times);
   rmSync(buildDir, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });
+
+/**
+ * The files whose suites took longest, added up (they run one after another
+ * within a file; files run several at a time, so the sum exceeds the run).
+ */
+function printSlowest(path) {
+  if (!existsSync(path)) return;
+  const byFile = new Map();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const { file, ms } = JSON.parse(line);
+    byFile.set(file, (byFile.get(file) ?? 0) + ms);
+  }
+  const total = [...byFile.values()].reduce((sum, ms) => sum + ms, 0);
+  console.log(`\nSlowest test files (their suites added up; ${byFile.size} files, ${(total / 1000).toFixed(0)} s in all):`);
+  for (const [file, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`${(ms / 1000).toFixed(1).padStart(8)} s  ${relative(process.cwd(), file)}`);
+  }
+}

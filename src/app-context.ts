@@ -11,6 +11,7 @@ import type { EventLog } from './events/log.js';
 import type { MemberKeyCache } from './identity/member-key-cache.js';
 import type { Metrics } from './observability/metrics.js';
 import type { KnownSpaces } from './spaces/known-spaces.js';
+import type { KeptResources } from './resources/kept-documents.js';
 import type { WebhookSigningKeys } from './webhooks/signing-keys.js';
 import type { WebhookDispatch } from './webhooks/dispatch.js';
 import type { CredentialCallLimits } from './credentials/call-limits.js';
@@ -21,8 +22,10 @@ export interface AppContext {
   db: Database;
   /** The event log of this node: the tail that follows it and wakes whoever waits (docs/events.md). */
   events: EventLog;
-  /** Space records as fresh as this node's view of the log, for feed reads only (spaces/known-spaces.ts). */
+  /** Space records as fresh as this node's view of the log, for reads only (spaces/known-spaces.ts). */
   spaces: KnownSpaces;
+  /** Resources as this node last served them, for the Space's head (resources/kept-documents.ts). */
+  resources: KeptResources;
   /** Member-key resolutions this node keeps while it hears every change to them (identity/member-key-cache.ts). */
   memberKeys: MemberKeyCache;
   /** What an operator watches; no-ops unless `/metrics` is on. */

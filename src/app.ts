@@ -23,6 +23,7 @@ import { keyResolutionWatcher } from './identity/key-resolution-writes.js';
 import { MemberKeyCache } from './identity/member-key-cache.js';
 import { createMetrics } from './observability/metrics.js';
 import { KnownSpaces } from './spaces/known-spaces.js';
+import { KeptResources } from './resources/kept-documents.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
@@ -98,6 +99,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     db,
     events,
     spaces: new KnownSpaces(db.kysely, events.tail),
+    resources: new KeptResources(events.tail),
     memberKeys,
     metrics,
     clock,

@@ -20,6 +20,7 @@ const resolution = (): KeyResolution => ({
     status: 'active',
     email: null,
     email_verified: 0,
+    access_version: 0,
     created_ts: '2026-01-01T00:00:00.000Z',
     updated_ts: '2026-01-01T00:00:00.000Z',
   },
@@ -163,6 +164,27 @@ for (const backend of backends()) {
         /rolled back/,
       );
       assert.ok(!kept(), 'a transaction rolled back: forgetting more than needed is harmless');
+
+      // Admissions and Owner/Host assignments move the member row's access version (migration 0032), which a resolution carries.
+      const accessVersion = async () =>
+        (await db.kysely.selectFrom('members').select('access_version').where('handle', '=', 'kit').executeTakeFirstOrThrow()).access_version;
+      const ts = new Date().toISOString();
+      const writes = [
+        () =>
+          db.kysely
+            .insertInto('role_assignments')
+            .values({ id: 'role-kit', member_handle: 'kit', role: 'host', space: null, status: 'active', created_by: null, created_ts: ts, revoked_by: null, revoked_ts: null })
+            .execute(),
+        () => db.kysely.updateTable('role_assignments').set({ status: 'revoked', revoked_ts: ts }).where('id', '=', 'role-kit').execute(),
+        () => db.kysely.deleteFrom('role_assignments').where('id', '=', 'role-kit').execute(),
+      ];
+      for (const [at, write] of writes.entries()) {
+        const was = await accessVersion();
+        keep();
+        await write();
+        assert.ok(!kept(), `role assignment write ${at}`);
+        assert.ok((await accessVersion()) > was, `role assignment write ${at} moves the access version`);
+      }
     });
 
     if (backend === 'sqlite') {

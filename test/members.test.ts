@@ -78,6 +78,7 @@ for (const backend of backends()) {
             status: 'active',
             email: null,
             email_verified: 0,
+            access_version: 0,
             created_ts: ts,
             updated_ts: ts,
           })

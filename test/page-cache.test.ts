@@ -16,7 +16,7 @@ describe('kept feed pages', () => {
       created_ts: '2026-01-01T00:00:00.000Z',
     }));
     const body = { events, cursor: events.length, protocol: 'atrium/0' };
-    return { page: body, json: JSON.stringify(body), etag: `W/"${messageIds.join('-')}"` };
+    return { page: body, body: Buffer.from(JSON.stringify(body)), etag: `W/"${messageIds.join('-')}"` };
   };
 
   it('drops exactly the pages that hold a deleted message', () => {

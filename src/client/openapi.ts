@@ -6128,7 +6128,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                /** @description Entity tags of answers the client holds (from `ETag`); if one is current the answer is 304 with no body. */
                 "if-none-match"?: string;
             };
             path: {
@@ -6142,9 +6142,9 @@ export interface operations {
             /** @description One feed page. */
             200: {
                 headers: {
-                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    /** @description Weak entity tag of this answer; send it back as `If-None-Match` to get 304 while it is current. */
                     ETag?: string;
-                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    /** @description `private, no-cache`: answers may differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
                     /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
                     "Retry-After"?: number;
@@ -6202,7 +6202,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
-            /** @description The page named by `If-None-Match` is still current; no body. */
+            /** @description The answer named by `If-None-Match` is still current; no body. */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -6235,7 +6235,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                /** @description Entity tags of answers the client holds (from `ETag`); if one is current the answer is 304 with no body. */
                 "if-none-match"?: string;
             };
             path?: never;
@@ -6246,9 +6246,9 @@ export interface operations {
             /** @description One feed page. */
             200: {
                 headers: {
-                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    /** @description Weak entity tag of this answer; send it back as `If-None-Match` to get 304 while it is current. */
                     ETag?: string;
-                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    /** @description `private, no-cache`: answers may differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
                     /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
                     "Retry-After"?: number;
@@ -6258,7 +6258,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
-            /** @description The page named by `If-None-Match` is still current; no body. */
+            /** @description The answer named by `If-None-Match` is still current; no body. */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -7385,7 +7385,7 @@ export interface operations {
                 wait?: number;
             };
             header?: {
-                /** @description Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                /** @description Entity tags of answers the client holds (from `ETag`); if one is current the answer is 304 with no body. */
                 "if-none-match"?: string;
             };
             path?: never;
@@ -7396,9 +7396,9 @@ export interface operations {
             /** @description One inbox page. */
             200: {
                 headers: {
-                    /** @description Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current. */
+                    /** @description Weak entity tag of this answer; send it back as `If-None-Match` to get 304 while it is current. */
                     ETag?: string;
-                    /** @description `private, no-cache`: pages differ by reader, and are revalidated every time. */
+                    /** @description `private, no-cache`: answers may differ by reader, and are revalidated every time. */
                     "Cache-Control"?: string;
                     /** @description Present when the poll was not held as long as `wait` asked: the caller already held its share of long polls, or the host needed the connection. The page is what an ordinary poll answers; wait this many seconds before polling again. */
                     "Retry-After"?: number;
@@ -7440,7 +7440,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedPage"];
                 };
             };
-            /** @description The page named by `If-None-Match` is still current; no body. */
+            /** @description The answer named by `If-None-Match` is still current; no body. */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -7644,7 +7644,10 @@ export interface operations {
     get_resource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of answers the client holds (from `ETag`); if one is current the answer is 304 with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description The Space, by its slug. */
                 slug: string;
@@ -7658,6 +7661,10 @@ export interface operations {
             /** @description The Resource with the text of its current version. */
             200: {
                 headers: {
+                    /** @description Weak entity tag of this answer; send it back as `If-None-Match` to get 304 while it is current. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: answers may differ by reader, and are revalidated every time. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7680,6 +7687,13 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ResourceDocument"];
                 };
+            };
+            /** @description The answer named by `If-None-Match` is still current; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];

@@ -7,6 +7,6 @@ import type { FeedAnswer, FeedPage } from './types.js';
  */
 export function sendFeedAnswer(answer: FeedAnswer, response: ResponseControl): FeedPage {
   if (answer.retryAfter !== undefined) response.setHeader('retry-after', String(answer.retryAfter));
-  response.sendTagged(answer.json, answer.etag);
+  response.sendTagged(answer.body, answer.etag);
   return answer.page;
 }

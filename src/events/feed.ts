@@ -23,11 +23,13 @@ export interface Feed {
   /** Narrows the event query to this feed; may read the database (access filters), so it runs only when needed. */
   select(): Promise<(q: EventQuery) => EventQuery>;
   /**
-   * Whether a page depends only on the log and who reads it, so this node may
-   * keep what it served (page-cache.ts). Not so where `select` follows access
-   * that can change (the inbox).
+   * Whether this node may keep the pages it served (page-cache.ts): `true`
+   * where a page depends only on the log and who reads it; a string where it
+   * also depends on something that can change without an event in this feed,
+   * naming that something as it stands now, so a page is kept under it and
+   * never served once it moved (the inbox: the reader's access version).
    */
-  keepsPages: boolean;
+  keepsPages: boolean | string;
 }
 
 export interface FeedRead {
@@ -79,7 +81,10 @@ export async function readFeed(
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
   const handle = readerHandle(reader);
-  const kept = feed.keepsPages ? `${feed.key}\n${since}\n${limit}\n${handle ?? ''}` : undefined;
+  const kept =
+    feed.keepsPages === false
+      ? undefined
+      : `${feed.key}\n${since}\n${limit}\n${handle ?? ''}${typeof feed.keepsPages === 'string' ? `\n${feed.keepsPages}` : ''}`;
   let select: ((q: EventQuery) => EventQuery) | undefined;
   let held: HeldWait | undefined;
   try {
@@ -119,13 +124,13 @@ export async function readFeed(
  */
 function emptyPage(since: number): FeedAnswer {
   const page: FeedPage = { events: [], cursor: since, protocol: PROTOCOL };
-  return { page, json: `{"events":[],"cursor":${since},"protocol":${JSON.stringify(PROTOCOL)}}`, etag: `W/"empty-${since}"` };
+  return { page, body: Buffer.from(`{"events":[],"cursor":${since},"protocol":${JSON.stringify(PROTOCOL)}}`), etag: `W/"empty-${since}"` };
 }
 
 function serialise(page: FeedPage): FeedAnswer {
-  const json = JSON.stringify(page);
+  const body = Buffer.from(JSON.stringify(page));
   // Weak: the same page may be sent compressed or not.
-  return { page, json, etag: `W/"${createHash('sha1').update(json).digest('base64url')}"` };
+  return { page, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
 /** The events of a feed this reader may see: audience-restricted ones only for their audience. */

@@ -60,10 +60,10 @@ export class PageCache {
    * `redactions` is what `redactions` said before the read: a deletion seen since leaves the page unkept.
    */
   put(key: string, head: number | 'full', answer: FeedAnswer, redactions: number): void {
-    if (answer.json.length > this.budget / 8 || redactions !== this.redacted) return;
+    if (answer.body.length > this.budget / 8 || redactions !== this.redacted) return;
     this.drop(key);
     this.pages.set(key, { head, answer, messages: messagesIn(answer) });
-    this.bytes += answer.json.length;
+    this.bytes += answer.body.length;
     while (this.bytes > this.budget) this.drop(this.pages.keys().next().value!);
   }
 
@@ -71,7 +71,7 @@ export class PageCache {
     const kept = this.pages.get(key);
     if (!kept) return;
     this.pages.delete(key);
-    this.bytes -= kept.answer.json.length;
+    this.bytes -= kept.answer.body.length;
   }
 }
 

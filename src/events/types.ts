@@ -31,7 +31,8 @@ export type FeedPage = Static<typeof FeedPageObjectSchema>;
 /** A page as it is sent: the page, its JSON, and the entity tag of that JSON (for `If-None-Match`). */
 export interface FeedAnswer {
   page: FeedPage;
-  json: string;
+  /** The page as sent: UTF-8 JSON, encoded once. */
+  body: Buffer;
   etag: string;
   /** Set when the poll was not held as long as asked (over the caller's share, or the host took the connection back): seconds to wait before the next. */
   retryAfter?: number;

@@ -98,8 +98,8 @@ const SECURITY_NAMES: Record<CredentialScheme, string[]> = {
 
 /** What a `conditional` operation's answer carries (src/http/conditional.ts). */
 const CONDITIONAL_HEADERS = {
-  ETag: { type: 'string', description: 'Weak entity tag of this page; send it back as `If-None-Match` to get 304 while it is current.' },
-  'Cache-Control': { type: 'string', description: '`private, no-cache`: pages differ by reader, and are revalidated every time.' },
+  ETag: { type: 'string', description: 'Weak entity tag of this answer; send it back as `If-None-Match` to get 304 while it is current.' },
+  'Cache-Control': { type: 'string', description: '`private, no-cache`: answers may differ by reader, and are revalidated every time.' },
 };
 
 /** What a long poll's answer may carry (src/events/feed-response.ts; docs/http.md, "Sharing the server fairly"). */
@@ -119,7 +119,7 @@ const IF_NONE_MATCH = {
     'if-none-match': {
       type: 'string',
       maxLength: 1024,
-      description: 'Entity tags of pages the client holds (from `ETag`); if one is current the answer is 304 with no body.',
+      description: 'Entity tags of answers the client holds (from `ETag`); if one is current the answer is 304 with no body.',
     },
   },
 };
@@ -161,7 +161,7 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
   for (const status of op.success.alsoStatuses ?? []) response[status] = response[op.success.status];
   if (op.conditional) {
     response[op.success.status] = { ...(response[op.success.status] as object), headers: CONDITIONAL_HEADERS };
-    response[304] = { description: 'The page named by `If-None-Match` is still current; no body.', type: 'null' };
+    response[304] = { description: 'The answer named by `If-None-Match` is still current; no body.', type: 'null' };
   }
   if (op.longPoll) {
     const success = response[op.success.status] as { headers?: object };

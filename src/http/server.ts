@@ -217,7 +217,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
     const answer: Answer = { status: op.success.status };
     const result = await op.handler(input(request, reply, answer));
     reply.code(answer.status);
-    if (answer.tagged !== undefined) return sendTagged(request, reply, answer.tagged.json, answer.tagged.etag);
+    if (answer.tagged !== undefined) return sendTagged(request, reply, answer.tagged.body, answer.tagged.etag);
     if (answer.status === 204) return reply.send();
     if (answer.json !== undefined) return reply.type('application/json; charset=utf-8').serializer(passThrough).send(answer.json);
     if (op.success.mediaType) reply.type(op.success.mediaType);
@@ -267,7 +267,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
 interface Answer {
   status: number;
   json?: string;
-  tagged?: { json: string; etag: string };
+  tagged?: { body: Buffer; etag: string };
 }
 
 function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): ResponseControl {
@@ -288,8 +288,8 @@ function responseControl(reply: FastifyReply, baseUrl: string, answer: Answer): 
     sendJson(json) {
       answer.json = json;
     },
-    sendTagged(json, etag) {
-      answer.tagged = { json, etag };
+    sendTagged(body, etag) {
+      answer.tagged = { body, etag };
     },
   };
 }

@@ -21,7 +21,18 @@ export interface GrantNarrowing {
 export type Actor =
   | { kind: 'anonymous' }
   | { kind: 'steward' }
-  | { kind: 'member'; member: MemberRecord; credential: { type: 'key' | 'session'; id: string; grant?: GrantNarrowing } };
+  | {
+      kind: 'member';
+      member: MemberRecord;
+      credential: { type: 'key' | 'session'; id: string; grant?: GrantNarrowing };
+      /**
+       * The member row's access version as the credential was resolved (migration
+       * 0032): it moves whenever what the member may read could have changed, so
+       * what a node keeps for this reader (inbox pages) is kept under it. Absent
+       * for actors made up inside the service, which keep nothing.
+       */
+      accessVersion?: number;
+    };
 
 export type MemberActor = Extract<Actor, { kind: 'member' }>;
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import { hashSecret, secretsEqual } from '../shared/secrets.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -58,40 +58,56 @@ export async function resolveCredential(
       resolution.lastUsedTs = opts.now.toISOString();
       await db.updateTable('member_keys').set({ last_used_ts: resolution.lastUsedTs }).where('id', '=', resolution.keyId).execute();
     }
-    return { kind: 'member', member, credential: { type: 'key', id: resolution.keyId } };
+    return { kind: 'member', member, credential: { type: 'key', id: resolution.keyId }, accessVersion: resolution.member.access_version };
   }
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('members', 'members.handle', 'sessions.member_handle')
-      .leftJoin('members as operators', (join) =>
-        join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'),
-      )
-      .selectAll('members')
-      .select([
-        'sessions.id as session_id',
-        'sessions.revoked_ts as session_revoked_ts',
-        'sessions.expires_ts',
-        'sessions.token_hash',
-        'operators.status as operator_status',
-      ])
-      .where('sessions.token_hash', '=', hashSecret(token))
-      .executeTakeFirst();
-    if (
-      !row ||
-      row.session_revoked_ts !== null ||
-      row.expires_ts <= opts.now.toISOString() ||
-      !secretsEqual(row.token_hash, hashSecret(token))
-    ) {
+    const hash = hashSecret(token);
+    const row = await lookUpSession(db, hash);
+    if (!row || row.session_revoked_ts !== null || row.expires_ts <= opts.now.toISOString() || !secretsEqual(row.token_hash, hash)) {
       throw unauthenticated('session_expired', 'sign-in required: the session is unknown, expired or signed out');
     }
     const member = toMemberRecord(row);
     refuseSuspended(member, row.operator_status);
-    return { kind: 'member', member, credential: { type: 'session', id: row.session_id } };
+    return { kind: 'member', member, credential: { type: 'session', id: row.session_id }, accessVersion: row.access_version };
   }
   if (presented.type === 'cookie') throw unauthenticated('credential_malformed', 'sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}
+
+function sessionQuery(db: Kysely<DatabaseSchema>, hash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('members', 'members.handle', 'sessions.member_handle')
+    .leftJoin('members as operators', (join) => join.onRef('operators.handle', '=', 'members.operator').on('members.type', '=', 'agent'))
+    .selectAll('members')
+    .select(['sessions.id as session_id', 'sessions.revoked_ts as session_revoked_ts', 'sessions.expires_ts', 'sessions.token_hash', 'operators.status as operator_status'])
+    .where('sessions.token_hash', '=', hash);
+}
+
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
+
+/** Stands for the digest in the statement compiled once; swapped for the real one on every lookup. */
+const DIGEST_SLOT = '\u0000session digest';
+const compiledSessionQueries = new WeakMap<Kysely<DatabaseSchema>, CompiledQuery>();
+
+/**
+ * A session's row with its member's: every signed-in request runs it, and
+ * sessions are not kept (docs/identity.md), so the statement is built and
+ * compiled once per database handle rather than by the query builder each time,
+ * which cost more than running it.
+ */
+async function lookUpSession(db: Kysely<DatabaseSchema>, hash: string): Promise<SessionRow> {
+  let compiled = compiledSessionQueries.get(db);
+  if (compiled === undefined) {
+    compiled = sessionQuery(db, DIGEST_SLOT).compile();
+    compiledSessionQueries.set(db, compiled);
+  }
+  const { rows } = await db.executeQuery<NonNullable<SessionRow>>({
+    ...compiled,
+    parameters: compiled.parameters.map((parameter) => (parameter === DIGEST_SLOT ? hash : parameter)),
+  });
+  return rows[0];
 }
 
 /**
@@ -122,7 +138,12 @@ async function resolveAccessToken(
     resolution.lastUsedTs = opts.now.toISOString();
     await db.updateTable('oauth_grants').set({ last_used_ts: resolution.lastUsedTs }).where('id', '=', grant.narrowing.id).execute();
   }
-  return { kind: 'member', member, credential: { type: 'key', id: grant.narrowing.id, grant: grant.narrowing } };
+  return {
+    kind: 'member',
+    member,
+    credential: { type: 'key', id: grant.narrowing.id, grant: grant.narrowing },
+    accessVersion: resolution.member.access_version,
+  };
 }
 
 async function lookUpAccessToken(

@@ -10,8 +10,10 @@ import type { WriteWatcher } from '../storage/write-watch.js';
  * that nothing can have kept yet, since unknown keys are never kept. OAuth
  * grants and tokens count alike (migration 0020): a grant updated other than
  * its `last_used_ts` hint, any token update (revocation, rotation), deletions.
+ * And every write to admissions and Owner/Host assignments (below).
  */
 export function changesKeyResolutions(node: RootOperationNode): boolean {
+  if (changesAccess(node)) return true;
   switch (node.kind) {
     case 'UpdateQueryNode': {
       const tables = tableNames(node.table);
@@ -31,6 +33,17 @@ export function changesKeyResolutions(node: RootOperationNode): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Any write to admissions or Owner/Host assignments: triggers move the member
+ * row's access version with it (migration 0032), which a resolution carries,
+ * inserts included (a new admission widens what the member reads).
+ */
+function changesAccess(node: RootOperationNode): boolean {
+  const target = node.kind === 'UpdateQueryNode' ? node.table : node.kind === 'DeleteQueryNode' ? node.from : node.kind === 'InsertQueryNode' ? node.into : undefined;
+  const tables = tableNames(target);
+  return tables.has('space_memberships') || tables.has('role_assignments');
 }
 
 /**

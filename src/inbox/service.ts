@@ -21,7 +21,6 @@ export async function readInbox(store: EventStore, tail: EventTail, actor: Actor
   const me = requireActiveMember(actor);
   const feed = {
     key: feedKeys.inbox(me.member.handle),
-    // Read access is checked on every read of events, never cached: losing access hides mentions at once.
     select: async () => {
       const readable = await readableSpaces(db, me);
       return (q: EventQuery) =>
@@ -36,8 +35,10 @@ export async function readInbox(store: EventStore, tail: EventTail, actor: Actor
           ),
         );
     },
-    // A page follows the reader's access to each Space, which can change without a new event in this feed.
-    keepsPages: false,
+    // A page follows the reader's access to each Space, which can change without a new event in this
+    // feed: kept under the member's access version (moved by every admission or role change, migration
+    // 0032) and the Spaces an OAuth grant narrows it to.
+    keepsPages: me.accessVersion === undefined ? false : `${me.accessVersion}\n${JSON.stringify(me.credential.grant?.spaces ?? null)}`,
   };
   return readFeed(store, tail, feed, read, actor, waits);
 }

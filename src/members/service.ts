@@ -81,6 +81,7 @@ export async function insertMember(tx: Tx, row: NewMemberRow): Promise<void> {
         ...row,
         capabilities: JSON.stringify(row.capabilities),
         email_verified: 0,
+        access_version: 0,
         // A new agent is unconfirmed until its operator vouches for it (agents.ts).
         operator_confirmed: 0,
         created_ts: ts,

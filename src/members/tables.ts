@@ -1,4 +1,3 @@
-
 export type MemberType = 'human' | 'agent';
 export type MemberStatus = 'pending' | 'active' | 'suspended';
 
@@ -18,6 +17,12 @@ export interface MemberTable {
   email: string | null;
   /** 0 or 1 (SQLite has no boolean; the same column type on both backends). */
   email_verified: number;
+  /**
+   * Moves whenever what the member may read could have changed (admissions,
+   * Owner/Host assignments), kept by triggers (migration 0032): kept inbox
+   * pages are valid only for the number they were read under.
+   */
+  access_version: number;
   created_ts: string;
   updated_ts: string;
 }

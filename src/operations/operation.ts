@@ -35,11 +35,11 @@ export interface ResponseControl {
   /** The body is already JSON: send these bytes as they are. MCP carries the returned value and ignores them. */
   sendJson(json: string): void;
   /**
-   * Conditional reads (`conditional` operations): these JSON bytes under this
-   * entity tag. The HTTP edge answers 304 with no body when the client's
+   * Conditional reads (`conditional` operations): these bytes (UTF-8 JSON) under
+   * this entity tag. The HTTP edge answers 304 with no body when the client's
    * `If-None-Match` names the tag; MCP carries the returned value and ignores both.
    */
-  sendTagged(json: string, etag: string): void;
+  sendTagged(body: Buffer, etag: string): void;
 }
 
 export interface OperationInput<P, Q, B> {

@@ -84,7 +84,12 @@ export const getResource = defineOperation({
   success: { status: 200, description: 'The Resource with the text of its current version.', schema: Type.Ref('ResourceDocument') },
   errors: [401, 403, 404],
   readOnly: true,
-  handler: async ({ params, actor, ctx }) => resources.readableResource(ctx.db.kysely, actor, params.slug, params.id),
+  conditional: true,
+  handler: async ({ params, actor, ctx, response }) => {
+    const answer = await resources.readableResource(ctx.db.kysely, ctx, actor, params.slug, params.id);
+    response.sendTagged(answer.body, answer.etag);
+    return answer.document;
+  },
 });
 
 export const updateResource = defineOperation({

@@ -7,17 +7,18 @@ import { conflict, invalid, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { indexResource } from '../search/index-writes.js';
 import { requireAct, requireRead } from '../spaces/admission.js';
+import type { KnownSpaces } from '../spaces/known-spaces.js';
 import { getSpace, getSpaceWithMembership } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import {
   toResourceRecord,
   toResourceVersionRecord,
-  type ResourceDocument,
   type ResourceRecord,
   type ResourceVersionDocument,
   type ResourceVersionRecord,
 } from './records.js';
+import type { KeptResources, ResourceAnswer } from './kept-documents.js';
 import { DEFAULT_KIND, DEFAULT_LIST_LIMIT, DEFAULT_MIME_TYPE, MIME_TYPES, type ResourceMimeType } from './schemas.js';
 
 /**
@@ -301,13 +302,27 @@ export async function listResources(db: Reader, actor: Actor, slug: string, filt
   return rows.map(toResourceRecord);
 }
 
-export async function readableResource(db: Reader, actor: Actor, slug: string, id: string): Promise<ResourceDocument> {
-  await readableSpace(db, actor, slug);
-  // One snapshot is not needed: the metadata names its version, and that
-  // version's text is immutable, so it is read by number.
-  const resource = await requireResource(db, slug, id);
-  const content = await readResourceBody(db, id, resource.current_version);
-  return { ...resource, content: content! };
+/**
+ * A Resource with its current text, for a reader the Space admits. Who may
+ * read is decided first, on every request; the document is then what this
+ * node keeps for the Space's head, read afresh only when the head moved
+ * (kept-documents.ts).
+ */
+export async function readableResource(
+  db: Reader,
+  known: { spaces: KnownSpaces; resources: KeptResources },
+  actor: Actor,
+  slug: string,
+  id: string,
+): Promise<ResourceAnswer> {
+  await requireRead(db, actor, await known.spaces.get(slug));
+  return known.resources.read(slug, id, async () => {
+    // One snapshot is not needed: the metadata names its version, and that
+    // version's text is immutable, so it is read by number.
+    const resource = await requireResource(db, slug, id);
+    const content = await readResourceBody(db, id, resource.current_version);
+    return { ...resource, content: content! };
+  });
 }
 
 export async function listVersions(db: Reader, actor: Actor, slug: string, id: string, filters: VersionFilters): Promise<ResourceVersionRecord[]> {

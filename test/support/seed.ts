@@ -34,6 +34,7 @@ export async function seedAgent(
         status,
         email: null,
         email_verified: 0,
+        access_version: 0,
         created_ts: ts,
         updated_ts: ts,
       })

@@ -31,6 +31,7 @@ import * as messageDeletion from './0028-message-deletion.js';
 import * as searchPendingDocuments from './0029-search-pending-documents.js';
 import * as searchBackfillDocumentIds from './0030-search-backfill-document-ids.js';
 import * as eventAudienceMember from './0031-event-audience-member.js';
+import * as memberAccessVersion from './0032-member-access-version.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0029-search-pending-documents': searchPendingDocuments,
   '0030-search-backfill-document-ids': searchBackfillDocumentIds,
   '0031-event-audience-member': eventAudienceMember,
+  '0032-member-access-version': memberAccessVersion,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
