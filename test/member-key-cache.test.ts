@@ -106,6 +106,18 @@ for (const backend of backends()) {
       assert.equal((await second.request('GET', '/v0/me', { token: tokens.access_token })).status, 401);
     });
 
+    it('keeps a session\'s resolution, and refuses the session once signed out: at once on that node, on another once heard', HEARD_WITHIN, async () => {
+      const sue = await first.human('sue');
+      for (const server of new Set([first, second])) {
+        assert.equal((await server.request('GET', '/v0/me', { token: sue.session })).status, 200);
+        assert.equal(server.app.ctx.memberKeys.get(hashSecret(sue.session))?.keyHash, hashSecret(sue.session), 'the resolution is kept');
+      }
+      assert.equal((await first.request('POST', '/v0/sign-out', { token: sue.session })).status, 204);
+      assertError(await first.request('GET', '/v0/me', { token: sue.session }), 'session_expired');
+      await forgotten(second, sue.session);
+      assertError(await second.request('GET', '/v0/me', { token: sue.session }), 'session_expired');
+    });
+
     it('refuses a key from the next request on, on the node that revoked it', async () => {
       const bea = await first.human('bea');
       const key = await seedMemberKey(first, 'bea');
@@ -178,6 +190,15 @@ for (const backend of backends()) {
         () => db.kysely.updateTable('role_assignments').set({ status: 'revoked', revoked_ts: ts }).where('id', '=', 'role-kit').execute(),
         () => db.kysely.deleteFrom('role_assignments').where('id', '=', 'role-kit').execute(),
       ];
+      // Signing out updates a session, and a session may be deleted: either forgets what was kept (migration 0033).
+      for (const write of [
+        () => db.kysely.updateTable('sessions').set({ revoked_ts: ts }).where('member_handle', '=', 'kit').execute(),
+        () => db.kysely.deleteFrom('sessions').where('member_handle', '=', 'kit').execute(),
+      ]) {
+        keep();
+        await write();
+        assert.ok(!kept(), 'a session signed out or deleted');
+      }
       for (const [at, write] of writes.entries()) {
         const was = await accessVersion();
         keep();

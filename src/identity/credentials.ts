@@ -62,13 +62,15 @@ export async function resolveCredential(
   }
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
     const hash = hashSecret(token);
-    const row = await lookUpSession(db, hash);
-    if (!row || row.session_revoked_ts !== null || row.expires_ts <= opts.now.toISOString() || !secretsEqual(row.token_hash, hash)) {
+    const began = opts.keys?.begin();
+    const generation = typeof began === 'object' ? await began : began;
+    const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpSession(db, hash, opts.keys, generation));
+    if (!resolution?.session || resolution.session.expiresTs <= opts.now.toISOString() || !secretsEqual(resolution.keyHash, hash)) {
       throw unauthenticated('session_expired', 'sign-in required: the session is unknown, expired or signed out');
     }
-    const member = toMemberRecord(row);
-    refuseSuspended(member, row.operator_status);
-    return { kind: 'member', member, credential: { type: 'session', id: row.session_id }, accessVersion: row.access_version };
+    const member = toMemberRecord(resolution.member);
+    refuseSuspended(member, resolution.operatorStatus);
+    return { kind: 'member', member, credential: { type: 'session', id: resolution.keyId }, accessVersion: resolution.member.access_version };
   }
   if (presented.type === 'cookie') throw unauthenticated('credential_malformed', 'sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
@@ -85,29 +87,40 @@ function sessionQuery(db: Kysely<DatabaseSchema>, hash: string) {
     .where('sessions.token_hash', '=', hash);
 }
 
-type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
+type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>>;
 
 /** Stands for the digest in the statement compiled once; swapped for the real one on every lookup. */
 const DIGEST_SLOT = '\u0000session digest';
 const compiledSessionQueries = new WeakMap<Kysely<DatabaseSchema>, CompiledQuery>();
 
 /**
- * A session's row with its member's: every signed-in request runs it, and
- * sessions are not kept (docs/identity.md), so the statement is built and
- * compiled once per database handle rather than by the query builder each time,
- * which cost more than running it.
+ * A live session's resolution from the database (a signed-out or unknown one
+ * has none); kept when a cache is given, like a key's. The statement is built
+ * and compiled once per database handle rather than by the query builder each
+ * time, which cost more than running it.
  */
-async function lookUpSession(db: Kysely<DatabaseSchema>, hash: string): Promise<SessionRow> {
+async function lookUpSession(
+  db: Kysely<DatabaseSchema>,
+  hash: string,
+  keys: MemberKeyCache | undefined,
+  generation: number | undefined,
+): Promise<KeyResolution | undefined> {
   let compiled = compiledSessionQueries.get(db);
   if (compiled === undefined) {
     compiled = sessionQuery(db, DIGEST_SLOT).compile();
     compiledSessionQueries.set(db, compiled);
   }
-  const { rows } = await db.executeQuery<NonNullable<SessionRow>>({
+  const { rows } = await db.executeQuery<SessionRow>({
     ...compiled,
     parameters: compiled.parameters.map((parameter) => (parameter === DIGEST_SLOT ? hash : parameter)),
   });
-  return rows[0];
+  const row = rows[0];
+  if (!row || row.session_revoked_ts !== null) return undefined;
+  const { session_id, session_revoked_ts: _revoked, expires_ts, token_hash, operator_status, ...member } = row;
+  // A session has no last-use hint to refresh: the sign-in time and expiry are all it keeps.
+  const resolution: KeyResolution = { member, operatorStatus: operator_status, keyId: session_id, keyHash: token_hash, lastUsedTs: null, session: { expiresTs: expires_ts } };
+  if (generation !== undefined) keys?.put(hash, resolution, generation);
+  return resolution;
 }
 
 /**

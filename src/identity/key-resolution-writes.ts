@@ -10,20 +10,21 @@ import type { WriteWatcher } from '../storage/write-watch.js';
  * that nothing can have kept yet, since unknown keys are never kept. OAuth
  * grants and tokens count alike (migration 0020): a grant updated other than
  * its `last_used_ts` hint, any token update (revocation, rotation), deletions.
- * And every write to admissions and Owner/Host assignments (below).
+ * Sessions alike (migration 0033): signing out updates one. And every write to
+ * admissions and Owner/Host assignments (below).
  */
 export function changesKeyResolutions(node: RootOperationNode): boolean {
   if (changesAccess(node)) return true;
   switch (node.kind) {
     case 'UpdateQueryNode': {
       const tables = tableNames(node.table);
-      if (tables.has('members') || tables.has('oauth_tokens')) return true;
+      if (tables.has('members') || tables.has('oauth_tokens') || tables.has('sessions')) return true;
       const touched = (node.updates ?? []).some((update) => columnName(update.column) !== 'last_used_ts');
       return (tables.has('member_keys') || tables.has('oauth_grants')) && touched;
     }
     case 'DeleteQueryNode': {
       const tables = tableNames(node.from);
-      return tables.has('members') || tables.has('member_keys') || tables.has('oauth_grants') || tables.has('oauth_tokens');
+      return tables.has('members') || tables.has('member_keys') || tables.has('oauth_grants') || tables.has('oauth_tokens') || tables.has('sessions');
     }
     case 'InsertQueryNode': {
       if (!node.onConflict?.updates?.length) return false;

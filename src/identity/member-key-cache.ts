@@ -11,6 +11,8 @@ export interface KeyResolution {
   lastUsedTs: string | null;
   /** An OAuth access token's: what its grant allows, where it works, until when, and whether the consenting human is suspended. */
   grant?: { narrowing: GrantNarrowing; resource: string; expiresTs: string; humanStatus: MemberStatus };
+  /** A session's (`keyId` is the session's id): until when it lasts, judged on every request. */
+  session?: { expiresTs: string };
 }
 
 /**
@@ -43,8 +45,8 @@ const MAX_KEPT = 10_000;
  * a member suspended) on one node may still be accepted by another node for
  * the moment the notification takes to arrive, milliseconds; no longer than
  * KEPT_FOR_MS should it be lost. The node that writes the change forgets at
- * once, without waiting to hear it (key-resolution-writes.ts). Sessions are
- * not kept.
+ * once, without waiting to hear it (key-resolution-writes.ts). OAuth access
+ * tokens (migration 0020) and sessions (migration 0033) are kept the same way.
  *
  * On SQLite the lookup is a join built and run per request, most of what a
  * keyed empty poll costs. There, triggers count the same changes in the

@@ -32,6 +32,7 @@ import * as searchPendingDocuments from './0029-search-pending-documents.js';
 import * as searchBackfillDocumentIds from './0030-search-backfill-document-ids.js';
 import * as eventAudienceMember from './0031-event-audience-member.js';
 import * as memberAccessVersion from './0032-member-access-version.js';
+import * as sessionChangeNotices from './0033-session-change-notices.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0030-search-backfill-document-ids': searchBackfillDocumentIds,
   '0031-event-audience-member': eventAudienceMember,
   '0032-member-access-version': memberAccessVersion,
+  '0033-session-change-notices': sessionChangeNotices,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
