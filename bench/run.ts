@@ -533,6 +533,8 @@ async function brokeredCalls(
  */
 class WakeReceiver {
   readonly arrivals = new Map<string, number[]>();
+  /** Per subscription, each wake's arrival and the newest cursor it announced. */
+  readonly ranges = new Map<string, Array<{ at: number; through: number }>>();
   private waiter: (() => void) | undefined;
   private constructor(
     private readonly child: ChildProcess,
@@ -547,11 +549,14 @@ class WakeReceiver {
     });
     const receiver = new WakeReceiver(child, `http://127.0.0.1:${port}/wake`);
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      const [subscription, at] = line.split(' ');
+      const [subscription, at, through] = line.split(' ');
       if (!subscription || at === undefined) return;
       const list = receiver.arrivals.get(subscription) ?? [];
       list.push(Number(at));
       receiver.arrivals.set(subscription, list);
+      const ranges = receiver.ranges.get(subscription) ?? [];
+      ranges.push({ at: Number(at), through: Number(through ?? 0) });
+      receiver.ranges.set(subscription, ranges);
       receiver.waiter?.();
     });
     await waitForLine(child, /ready/);
@@ -605,26 +610,32 @@ async function subscribeAll(base: string, seeded: Seeded, receiver: WakeReceiver
 }
 
 /**
- * Time from sending a post to each of the SUBSCRIPTIONS wakes it causes
- * arriving at the receiver (an upper bound on commit-to-receipt). The queue is
- * drained first, and each post waits until every subscription was woken for it.
+ * Time from sending a post to the wake that announces it, for each of the
+ * SUBSCRIPTIONS (an upper bound on commit-to-receipt): the first wake whose
+ * range reaches the post's cursor. The queue is drained first: a marker post
+ * has been announced to every subscription, so no wake for the rate scenario's
+ * thousands of posts is still owed (a wake for older events, arriving after a
+ * post was sent, is not that post's).
  */
 async function webhookLatencies(base: string, seeded: Seeded, receiver: WakeReceiver): Promise<number[]> {
   const now = () => performance.timeOrigin + performance.now();
-  const quiet = async () => {
-    // Drained: a marker post has woken every subscription, so nothing older is still on its way.
-    const sent = now();
-    await post(base, seeded, 'drain');
-    await receiver.until(() => receiver.arrivals.size === SUBSCRIPTIONS && [...receiver.arrivals.values()].every((a) => a.at(-1)! >= sent));
+  // The Space's newest event (a page's own `cursor` with `newest` is the node's head, which events elsewhere move).
+  const head = async (): Promise<number> => {
+    const page = await fetch(`${base}/v0/spaces/${seeded.space}/events?newest=1`, { headers: { authorization: `Bearer ${seeded.writers[0]}` } });
+    return ((await page.json()) as { events: Array<{ cursor: number }> }).events[0]!.cursor;
   };
-  await quiet();
-  await quiet();
+  const announced = (cursor: number) => () =>
+    receiver.ranges.size === SUBSCRIPTIONS && [...receiver.ranges.values()].every((wakes) => wakes.some((wake) => wake.through >= cursor));
+  await post(base, seeded, 'drain');
+  await receiver.until(announced(await head()));
   const samples: number[] = [];
   for (let i = 0; i < WEBHOOK_POSTS; i++) {
     const sent = now();
     await post(base, seeded, `webhook wake ${i}`);
-    await receiver.until(() => [...receiver.arrivals.values()].every((a) => a.at(-1)! >= sent));
-    for (const arrivals of receiver.arrivals.values()) samples.push(arrivals.find((at) => at >= sent)! - sent);
+    // Only this loop writes now, so the Space's newest cursor is this post's.
+    const cursor = await head();
+    await receiver.until(announced(cursor));
+    for (const wakes of receiver.ranges.values()) samples.push(wakes.find((wake) => wake.through >= cursor)!.at - sent);
   }
   return samples;
 }

@@ -1,7 +1,8 @@
 // The webhook scenario's receiver, in a process of its own so that answering
 // thousands of wakes does not share an event loop (or a core's time slices)
 // with the load generator: echoes challenges, answers every wake 202 at once,
-// and prints `<subscription id> <epoch ms>` per wake for `npm run bench` to time.
+// and prints `<subscription id> <epoch ms> <through>` per wake for `npm run bench` to
+// time (`through`: the newest cursor the wake announces).
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
@@ -14,14 +15,19 @@ createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const at = now();
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { type?: string; challenge?: string; subscription_id?: string };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+      type?: string;
+      challenge?: string;
+      subscription_id?: string;
+      event_range?: { through?: number };
+    };
     if (body.type === 'atrium.webhook.challenge') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge: body.challenge }));
       return;
     }
     res.writeHead(202).end();
     if (!body.subscription_id) return;
-    out.push(`${body.subscription_id} ${at.toFixed(3)}`);
+    out.push(`${body.subscription_id} ${at.toFixed(3)} ${body.event_range?.through ?? 0}`);
     // One write per turn of the event loop, not one per wake.
     if (!scheduled) {
       scheduled = true;

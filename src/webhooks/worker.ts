@@ -32,6 +32,19 @@ const SEND_CONCURRENCY = 64;
  * replay, finished attempts) still starts a pass at once.
  */
 const MIN_PASS_GAP_MS = 50;
+/**
+ * Free slots worth a claim of their own. A claim ranks every due delivery for
+ * fairness (sender.ts), a few milliseconds with a thousand due. Claimed one
+ * slot at a time, as each attempt ended, a post to a thousand subscribers
+ * cost two claims a wake: with the receiver slowed by the same event loop,
+ * eleven seconds on SQLite, against one second claiming 32 at a time. So an
+ * ending attempt starts the next pass at once only when this many slots are
+ * free (or none is in use); otherwise the next pass waits out
+ * MIN_PASS_GAP_MS, and the slots freed meanwhile are claimed together. A slow
+ * receiver still holds only its own slot: what it holds back waits at most
+ * that gap.
+ */
+const CLAIM_BATCH = 32;
 
 /** What the worker needs of the service: its attempts' needs, and the queue, the keys and the tail it wakes by. */
 export interface WebhookWorkerDeps extends AttemptDeps, RecordDeps {
@@ -54,6 +67,10 @@ export class WebhookWorker implements WebhookDispatch {
   private running = false;
   private loop: Promise<void> | undefined;
   private kicked = false;
+  /** Ended attempts freed a few slots: look again after the pass gap (nudge). */
+  private nudged = false;
+  /** In `sleep` (not in the pass gap, which a nudge must not cut short). */
+  private sleeping = false;
   private interrupt: AbortController | undefined;
   private readonly issuer: string;
   private readonly sending = new Set<Promise<void>>();
@@ -117,6 +134,13 @@ export class WebhookWorker implements WebhookDispatch {
     this.interrupt?.abort();
   }
 
+  /** A pass soon, but no sooner than MIN_PASS_GAP_MS after the last: wakes a sleeping loop without skipping the gap. */
+  private nudge(): void {
+    if (this.kicked) return;
+    this.nudged = true;
+    if (this.sleeping) this.interrupt?.abort();
+  }
+
   /** One pass: project and build what is due, then send what is due. Exposed for tests and the bench. */
   async cycle(): Promise<void> {
     for (;;) {
@@ -174,7 +198,10 @@ export class WebhookWorker implements WebhookDispatch {
     this.finished = [];
     this.recording = recordAttempts(this.ctx, batch).finally(() => {
       this.recording = undefined;
-      this.kick();
+      // The batch's attempts still count in `sending` until this returns.
+      const free = SEND_CONCURRENCY - this.sending.size + batch.length;
+      if (free >= CLAIM_BATCH || free >= SEND_CONCURRENCY) this.kick();
+      else this.nudge();
     });
     await this.recording;
   }
@@ -188,6 +215,7 @@ export class WebhookWorker implements WebhookDispatch {
       if (!this.running) break;
       this.lastPass = Date.now();
       this.kicked = false;
+      this.nudged = false;
       const seen = this.ctx.events.tail.head;
       try {
         await this.cycle();
@@ -195,7 +223,7 @@ export class WebhookWorker implements WebhookDispatch {
         if (!this.running) break;
         this.ctx.log.error({ err }, 'webhook delivery cycle failed; retrying');
       }
-      if (!this.running || this.kicked) continue;
+      if (!this.running || this.kicked || this.nudged) continue;
       await this.sleep(seen, await this.nextDue());
     }
   }
@@ -247,8 +275,9 @@ export class WebhookWorker implements WebhookDispatch {
     const ms = Math.max(0, due - this.ctx.clock.now().getTime());
     if (ms === 0) return;
     this.interrupt = new AbortController();
-    // A kick that came while the due time was being read.
-    if (this.kicked || !this.running) return;
+    // A kick (or a nudge) that came while the due time was being read.
+    if (this.kicked || this.nudged || !this.running) return;
+    this.sleeping = true;
     try {
       const tail = this.ctx.events.tail;
       if (tail.isStopped) await new Promise<void>((resolve) => {
@@ -257,6 +286,7 @@ export class WebhookWorker implements WebhookDispatch {
       });
       else await tail.waitFor([feedKeys.host], seen, Date.now() + ms, { signal: this.interrupt.signal, background: true });
     } finally {
+      this.sleeping = false;
       this.interrupt = undefined;
     }
   }
