@@ -227,15 +227,13 @@ async function buildDueWakes(tx: Tx, issuer: string): Promise<number> {
  * wake already tried and waiting to retry does not hold newer ones back.
  */
 function noUnsentWake(eb: ExpressionBuilder<DatabaseSchema & { s: WebhookSubscriptionTable }, 's'>) {
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom('webhook_deliveries as d')
-        .select('d.id')
-        .whereRef('d.subscription_id', '=', 's.id')
-        .where('d.status', '=', 'pending')
-        .where('d.attempts', '=', 0),
-    ),
+  // The set of subscriptions with an unsent wake, read once (a hashed subplan on PostgreSQL, a
+  // temporary index on SQLite), not a lookup per subscription: a planner without statistics on
+  // these tables made that lookup scan the whole partial index, once for each subscription.
+  return eb(
+    's.id',
+    'not in',
+    eb.selectFrom('webhook_deliveries as d').select('d.subscription_id').where('d.status', '=', 'pending').where('d.attempts', '=', 0),
   );
 }
 

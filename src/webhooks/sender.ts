@@ -104,14 +104,31 @@ export async function claimDue(
               .select(['d.id', 's.owner_member', 's.endpoint_id'])
               .where('d.id', 'in', [...onTheWire]),
           );
+    // Joins in the order written below: from the due deliveries to their subscriptions and endpoints.
+    // Left to itself, a planner without statistics on these tables (a new host, before autovacuum's
+    // first look) started from the endpoints and scanned every due delivery once per subscription.
+    if (tx.dialect === 'postgres') await sql`set local join_collapse_limit = 1`.execute(tx.db);
     const ids = (
       await tx.db
+        // Due deliveries first, on their own, from the partial index of pending ones; subscriptions and
+        // endpoints are then joined to them by key. Without it, that planner rescanned the index once per
+        // subscription: about 90 ms a claim with a thousand due.
+        .with(
+          (cte) => cte('pending').materialized(),
+          (q) =>
+            q
+              .selectFrom('webhook_deliveries as d')
+              .select(['d.id', 'd.subscription_id', 'd.next_attempt_ts'])
+              .where('d.status', '=', 'pending')
+              .where('d.next_attempt_ts', '<=', ts)
+              .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', ts)])),
+        )
         .with('busy', () => busy)
         .with('endpoint_busy', (q) => q.selectFrom('busy').select((eb) => ['endpoint_id', eb.fn.countAll<number>().as('n')]).groupBy('endpoint_id'))
         .with('member_busy', (q) => q.selectFrom('busy').select((eb) => ['owner_member', eb.fn.countAll<number>().as('n')]).groupBy('owner_member'))
         .with('due', (q) =>
           q
-            .selectFrom('webhook_deliveries as d')
+            .selectFrom('pending as d')
             .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
             .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
             .select((eb) => [
@@ -121,9 +138,6 @@ export async function claimDue(
               's.endpoint_id',
               eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('s.endpoint_id').orderBy('d.next_attempt_ts').orderBy('d.id')).as('endpoint_rank'),
             ])
-            .where('d.status', '=', 'pending')
-            .where('d.next_attempt_ts', '<=', ts)
-            .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<=', ts)]))
             .where('s.status', '=', 'active')
             .where('s.deleted_ts', 'is', null)
             .where('e.status', '=', 'active')

@@ -236,13 +236,21 @@ export class WebhookWorker implements WebhookDispatch {
       const owed = await nextOwedDue(this.ctx.db.kysely);
       // Only what this node could claim: deliveries waiting for a paused subscription or an inactive endpoint are not due.
       const claimable = sql<string>`case when d.lease_until > d.next_attempt_ts then d.lease_until else d.next_attempt_ts end`;
+      // The pending deliveries first, on their own, then their subscriptions and endpoints by key (as claims do, sender.ts).
       const retry = await this.ctx.db.kysely
-        .selectFrom('webhook_deliveries as d')
+        .with(
+          (cte) => cte('pending').materialized(),
+          (q) =>
+            q
+              .selectFrom('webhook_deliveries as d')
+              .select(['d.subscription_id', claimable.as('claimable')])
+              .where('d.status', '=', 'pending')
+              .where(claimable, '>', this.lastClaim.toISOString()),
+        )
+        .selectFrom('pending as d')
         .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
         .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
-        .select(sql<string | null>`min(${claimable})`.as('next'))
-        .where('d.status', '=', 'pending')
-        .where(claimable, '>', this.lastClaim.toISOString())
+        .select(sql<string | null>`min(d.claimable)`.as('next'))
         .where('s.status', '=', 'active')
         .where('s.deleted_ts', 'is', null)
         .where('e.status', '=', 'active')
