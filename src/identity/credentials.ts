@@ -46,9 +46,7 @@ export async function resolveCredential(
   if (token.startsWith(ACCESS_TOKEN_PREFIX) && presented.type === 'bearer') return resolveAccessToken(db, token, opts);
   if (token.startsWith(MEMBER_KEY_PREFIX) && presented.type === 'bearer') {
     const hash = hashSecret(token);
-    const began = opts.keys?.begin();
-    const generation = typeof began === 'object' ? await began : began;
-    const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpKey(db, hash, opts.keys, generation));
+    const resolution = await keptOrLookedUp(db, hash, opts.keys, lookUpKey);
     if (!resolution || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('key_invalid', 'unknown or revoked member key');
     const member = toMemberRecord(resolution.member);
     refuseSuspended(member, resolution.operatorStatus);
@@ -62,9 +60,7 @@ export async function resolveCredential(
   }
   if (token.startsWith(SESSION_TOKEN_PREFIX)) {
     const hash = hashSecret(token);
-    const began = opts.keys?.begin();
-    const generation = typeof began === 'object' ? await began : began;
-    const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpSession(db, hash, opts.keys, generation));
+    const resolution = await keptOrLookedUp(db, hash, opts.keys, lookUpSession);
     if (!resolution?.session || resolution.session.expiresTs <= opts.now.toISOString() || !secretsEqual(resolution.keyHash, hash)) {
       throw unauthenticated('session_expired', 'sign-in required: the session is unknown, expired or signed out');
     }
@@ -75,6 +71,19 @@ export async function resolveCredential(
   if (presented.type === 'cookie') throw unauthenticated('credential_malformed', 'sign-in required: the session cookie is malformed');
   if (opts.stewardKey === undefined) return { kind: 'steward_attempt', matches: false };
   return { kind: 'steward_attempt', matches: secretsEqual(token, opts.stewardKey) };
+}
+
+type LookUp = (db: Kysely<DatabaseSchema>, hash: string, keys: MemberKeyCache | undefined, generation: number | undefined) => Promise<KeyResolution | undefined>;
+
+/**
+ * What this node keeps for a credential's digest, or else `lookUp`'s answer
+ * (which keeps it when it may): the same for member keys, sessions and OAuth
+ * tokens. The generation is taken first, so a lookup racing a change is not kept.
+ */
+async function keptOrLookedUp(db: Kysely<DatabaseSchema>, hash: string, keys: MemberKeyCache | undefined, lookUp: LookUp): Promise<KeyResolution | undefined> {
+  const began = keys?.begin();
+  const generation = typeof began === 'object' ? await began : began;
+  return (generation === undefined ? undefined : keys?.get(hash)) ?? (await lookUp(db, hash, keys, generation));
 }
 
 function sessionQuery(db: Kysely<DatabaseSchema>, hash: string) {
@@ -135,9 +144,7 @@ async function resolveAccessToken(
   opts: { now: Date; keys?: MemberKeyCache; resource?: string },
 ): Promise<Actor> {
   const hash = hashSecret(token);
-  const began = opts.keys?.begin();
-  const generation = typeof began === 'object' ? await began : began;
-  const resolution = (generation === undefined ? undefined : opts.keys?.get(hash)) ?? (await lookUpAccessToken(db, hash, opts.keys, generation));
+  const resolution = await keptOrLookedUp(db, hash, opts.keys, lookUpAccessToken);
   if (!resolution?.grant || !secretsEqual(resolution.keyHash, hash)) throw unauthenticated('token_invalid', 'unknown, revoked or expired access token');
   const grant = resolution.grant;
   if (grant.expiresTs <= opts.now.toISOString()) throw unauthenticated('token_invalid', 'unknown, revoked or expired access token');

@@ -39,7 +39,7 @@ const MIN_PASS_GAP_MS = 50;
  * cost two claims a wake: with the receiver slowed by the same event loop,
  * eleven seconds on SQLite, against one second claiming 32 at a time. So an
  * ending attempt starts the next pass at once only when this many slots are
- * free (or none is in use); otherwise the next pass waits out
+ * free; otherwise the next pass waits out
  * MIN_PASS_GAP_MS, and the slots freed meanwhile are claimed together. A slow
  * receiver still holds only its own slot: what it holds back waits at most
  * that gap.
@@ -200,7 +200,7 @@ export class WebhookWorker implements WebhookDispatch {
       this.recording = undefined;
       // The batch's attempts still count in `sending` until this returns.
       const free = SEND_CONCURRENCY - this.sending.size + batch.length;
-      if (free >= CLAIM_BATCH || free >= SEND_CONCURRENCY) this.kick();
+      if (free >= CLAIM_BATCH) this.kick();
       else this.nudge();
     });
     await this.recording;
