@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { DatabaseSchema } from './schema.js';
+import { SqliteBatches, type UnitOutcome } from './sqlite-batches.js';
 import { WriteWatch, type WriteWatcher } from './write-watch.js';
 
 /**
@@ -45,6 +46,8 @@ export class Database {
   /** Set once by the composition root: the event log that numbers, follows and announces events. */
   eventLog: EventLogHooks | undefined;
   private readonly committedListeners: Array<() => void> = [];
+  /** SQLite only: group commit (sqlite-batches.ts). */
+  private readonly batches: SqliteBatches | undefined;
 
   private constructor(
     readonly kysely: Kysely<DatabaseSchema>,
@@ -54,7 +57,9 @@ export class Database {
     private readonly options: DatabaseOptions,
     /** PostgreSQL only: the pool the Kysely dialect uses, and how to open a connection of one's own. */
     readonly postgres?: { pool: pg.Pool; connect(): Promise<pg.Client>; schema(): Promise<string> },
-  ) {}
+  ) {
+    this.batches = dialect === 'sqlite' ? new SqliteBatches(kysely) : undefined;
+  }
 
   static open(url: string, options: DatabaseOptions): Database {
     const watchers: WriteWatcher[] = [];
@@ -143,39 +148,66 @@ export class Database {
    * Runs a unit of work. Its events are appended as the last step before
    * COMMIT; once committed, the event log is told, and the call returns only
    * when those events are readable in the feeds, so a client that wrote
-   * something reads it back.
+   * something reads it back. On SQLite, units that queue for the connection
+   * together share one COMMIT (sqlite-batches.ts); each is still all or nothing.
    */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const hooks: Array<() => void> = [];
-    let ticket: ReturnType<EventLogHooks['appended']> | undefined;
-    let result: T;
-    const watch = this.watchers.length > 0 ? new WriteWatch(this.watchers, 'with the transaction') : undefined;
+    if (this.batches) {
+      const { value, announced } = await this.batches.run((trx) => this.unit(trx, fn));
+      await announced;
+      for (const listener of this.committedListeners) listener();
+      return value;
+    }
+    let outcome: UnitOutcome<T> | undefined;
     try {
-      result = await this.kysely.transaction().execute(async (trx) => {
-        const pending: NewEvent[] = [];
-        const now = this.options.clock.now();
-        const tx: Tx = {
-          db: watch ? trx.withPlugin(watch) : trx,
-          dialect: this.dialect,
-          now,
-          emit: (event) => pending.push(event),
-          afterCommit: (hook) => hooks.push(hook),
-        };
-        const value = await fn(tx);
-        const appended = await appendEvents(trx, this.dialect, pending, now.toISOString());
-        if (pending.length > 0) ticket = this.eventLog?.appended(appended);
-        return value;
-      });
+      outcome = await this.kysely.transaction().execute((trx) => this.unit(trx, fn));
+    } catch (err) {
+      // A unit that threw settled itself; one whose COMMIT failed is abandoned here.
+      outcome?.abandoned();
+      outcome?.settled();
+      throw err;
+    }
+    outcome.settled();
+    await outcome.committed();
+    for (const listener of this.committedListeners) listener();
+    return outcome.value;
+  }
+
+  /**
+   * One unit of work inside a transaction: runs `fn`, appends what it emitted,
+   * and says what to do once the transaction's fate is known.
+   */
+  private async unit<T>(trx: Transaction<DatabaseSchema>, fn: (tx: Tx) => Promise<T>): Promise<UnitOutcome<T>> {
+    const hooks: Array<() => void> = [];
+    const pending: NewEvent[] = [];
+    const now = this.options.clock.now();
+    const watch = this.watchers.length > 0 ? new WriteWatch(this.watchers, 'with the transaction') : undefined;
+    let ticket: ReturnType<EventLogHooks['appended']> | undefined;
+    try {
+      const tx: Tx = {
+        db: watch ? trx.withPlugin(watch) : trx,
+        dialect: this.dialect,
+        now,
+        emit: (event) => pending.push(event),
+        afterCommit: (hook) => hooks.push(hook),
+      };
+      const value = await fn(tx);
+      const appended = await appendEvents(trx, this.dialect, pending, now.toISOString());
+      if (pending.length > 0) ticket = this.eventLog?.appended(appended);
+      return {
+        value,
+        committed: async () => {
+          await ticket?.committed();
+          for (const hook of hooks) hook();
+        },
+        abandoned: () => ticket?.abandoned(),
+        settled: () => watch?.settle(),
+      };
     } catch (err) {
       ticket?.abandoned();
-      throw err;
-    } finally {
       watch?.settle();
+      throw err;
     }
-    await ticket?.committed();
-    for (const hook of hooks) hook();
-    for (const listener of this.committedListeners) listener();
-    return result;
   }
 
   async destroy(): Promise<void> {

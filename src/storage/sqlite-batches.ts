@@ -1,0 +1,114 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DatabaseSchema } from './schema.js';
+
+/** What a unit of work left to do once its transaction commits, or to undo if it does not. */
+export interface UnitOutcome<T> {
+  value: T;
+  /** Tells the event log the unit's events are committed; called in commit order, right after COMMIT. */
+  committed(): Promise<void>;
+  /** The unit's writes will never commit (its savepoint, or the whole batch, was rolled back). */
+  abandoned(): void;
+  /** Called once whether or not the unit committed, after the outcome is final. */
+  settled(): void;
+}
+
+/** One unit of work, run inside the batch's transaction. If it throws, it has settled whatever it began. */
+export type Work<T> = (trx: Transaction<DatabaseSchema>) => Promise<UnitOutcome<T>>;
+
+interface Queued {
+  work: Work<unknown>;
+  resolve(committed: Committed<unknown>): void;
+  reject(err: unknown): void;
+}
+
+/** A unit that committed: its value, and the event log's answer to `committed()`, already asked. */
+export interface Committed<T> {
+  value: T;
+  announced: Promise<void>;
+}
+
+/** Units that may share one SQLite transaction; beyond this the batch commits and the rest start the next. */
+export const MAX_UNITS_PER_COMMIT = 32;
+
+/**
+ * Group commit on SQLite. Its one connection runs transactions one after
+ * another, and most of a small write's cost there is the commit: every page it
+ * changed is written to the write-ahead log, a post's message, event, subject,
+ * search and sequence pages (about eighteen of them, two system calls each),
+ * and the locks taken and released around it. Units that queued for the
+ * connection while another ran have waited anyway, so they run in the same
+ * transaction, each in a savepoint of its own (a unit that fails is rolled
+ * back alone and answered at once), and the batch commits once: pages that
+ * several units changed, such as the log's last leaf, are written once.
+ *
+ * A unit is answered only after the COMMIT that holds it, exactly as if it
+ * had committed alone; if the COMMIT fails, or SQLite ended the transaction
+ * itself (a full disk, an I/O error), every unit of the batch fails with it,
+ * and none of them was answered before. Reads outside a transaction still
+ * wait for the connection as they did, now for at most one batch.
+ */
+export class SqliteBatches {
+  private readonly queue: Queued[] = [];
+  private draining = false;
+
+  constructor(private readonly kysely: Kysely<DatabaseSchema>) {}
+
+  /** Resolves once the unit's transaction committed, or rejects with the unit's error or the batch's. */
+  run<T>(work: Work<T>): Promise<Committed<T>> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (committed: Committed<unknown>) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // better-sqlite3 is synchronous: a transaction runs start to end in one
+        // turn of the event loop, and nothing else can queue meanwhile. Starting
+        // at the end of this turn lets every request read in it join the batch.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) await this.batch();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async batch(): Promise<void> {
+    const done: Array<{ unit: Queued; outcome: UnitOutcome<unknown> }> = [];
+    try {
+      await this.kysely.transaction().execute(async (trx) => {
+        while (this.queue.length > 0 && done.length < MAX_UNITS_PER_COMMIT) {
+          const unit = this.queue.shift()!;
+          await sql`savepoint unit`.execute(trx);
+          let outcome: UnitOutcome<unknown>;
+          try {
+            outcome = await unit.work(trx);
+          } catch (err) {
+            unit.reject(err);
+            // If SQLite already ended the transaction itself, this throws, and the batch fails with it.
+            await sql`rollback to unit`.execute(trx);
+            await sql`release unit`.execute(trx);
+            unit.reject(err);
+            continue;
+          }
+          await sql`release unit`.execute(trx);
+          done.push({ unit, outcome });
+        }
+      });
+    } catch (err) {
+      for (const { unit, outcome } of done) {
+        outcome.abandoned();
+        outcome.settled();
+        unit.reject(err);
+      }
+      return;
+    }
+    // In commit order, before the next batch can begin: the event log follows cursors in order.
+    for (const { unit, outcome } of done) {
+      outcome.settled();
+      unit.resolve({ value: outcome.value, announced: outcome.committed() });
+    }
+  }
+}
