@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Dialect } from '../storage/dialect.js';
+import { PreparedStatement } from '../storage/prepared.js';
 import { storedPayload } from './stored-once.js';
 import type { EventRoute } from './sequencer.js';
 import type { NewEvent } from './types.js';
@@ -34,32 +35,34 @@ export async function appendEvents(
   if (events.length === 0) return { numbered: [], routes: [] };
   const rows = events.map((event) => eventRow(event, createdTs));
   if (dialect === 'postgres') {
-    const queued = await trx.insertInto('pending_events').values(rows).returning('id').execute();
+    const queued = await QUEUE.rows(trx, { rows });
     return { queued: queued.map((row) => Number(row.id)) };
   }
   const cursors: number[] = [];
   const routes: EventRoute[] = [];
-  for (const row of rows) {
-    const { cursor } = await trx.insertInto('events').values(row).returning('cursor').executeTakeFirstOrThrow();
-    cursors.push(Number(cursor));
-    routes.push({ cursor: Number(cursor), space: row.space, subjects: row.subjects, type: row.type });
-    const subjects = [...new Set(JSON.parse(row.subjects) as string[])];
-    if (subjects.length > 0) {
-      await trx
-        .insertInto('event_subjects')
-        .values(subjects.map((subject) => ({ subject, cursor: Number(cursor) })))
-        .execute();
-    }
-    const audience = [...new Set(row.audience === null ? [] : (JSON.parse(row.audience) as string[]))];
-    if (audience.length > 0) {
-      await trx
-        .insertInto('event_audience')
-        .values(audience.map((member) => ({ cursor: Number(cursor), member })))
-        .execute();
-    }
+  for (const [at, row] of rows.entries()) {
+    const inserted = await APPEND.first(trx, row);
+    if (!inserted) throw new Error('the event insert returned no cursor');
+    const cursor = Number(inserted.cursor);
+    cursors.push(cursor);
+    routes.push({ cursor, space: row.space, subjects: row.subjects, type: row.type });
+    const subjects = [...new Set(events[at]!.subjects)];
+    if (subjects.length > 0) await SUBJECTS.execute(trx, { cursor, subjects });
+    const audience = [...new Set(events[at]!.audience ?? [])];
+    if (audience.length > 0) await AUDIENCE.execute(trx, { cursor, audience });
   }
   return { numbered: cursors, routes };
 }
+
+// A post appends one event: these statements are built once, not at every write (storage/prepared.ts).
+const QUEUE = new PreparedStatement((db, { rows }: { rows: EventRow[] }) => db.insertInto('pending_events').values(rows).returning('id'));
+const APPEND = new PreparedStatement((db, row: EventRow) => db.insertInto('events').values(row).returning('cursor'));
+const SUBJECTS = new PreparedStatement((db, { cursor, subjects }: { cursor: number; subjects: string[] }) =>
+  db.insertInto('event_subjects').values(subjects.map((subject) => ({ subject, cursor }))),
+);
+const AUDIENCE = new PreparedStatement((db, { cursor, audience }: { cursor: number; audience: string[] }) =>
+  db.insertInto('event_audience').values(audience.map((member) => ({ cursor, member }))),
+);
 
 interface EventRow {
   type: string;

@@ -20,7 +20,7 @@
  * the task exists in this Space and that the caller may discuss it, then calls
  * in. Request and response schemas to reuse: src/messages/schemas.ts.
  */
-import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { getChannel } from '../channels/records.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { findMember } from '../members/service.js';
@@ -33,6 +33,7 @@ import { indexMessage } from '../search/index-writes.js';
 import { toSpaceRecord, type SpaceRecord } from '../spaces/records.js';
 import { loadReactions } from '../reactions/views.js';
 import type { Tx } from '../storage/database.js';
+import { PreparedStatement } from '../storage/prepared.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import { checkBody, requireActiveSpace } from './content.js';
 import type { MentionParser } from './mention-parser.js';
@@ -126,22 +127,19 @@ export async function postMessage(
   // A reply notifies the thread's earlier authors as a mention would: through their inbox.
   const notified = [...new Set([...placement.mentioned, ...threadAuthors])].filter((handle) => handle !== author);
 
-  const row = await tx.db
-    .insertInto('messages')
-    .values({
-      space: space.slug,
-      channel: placement.channel,
-      task_id: placement.task_id,
-      direct_member_a: placement.direct?.[0] ?? null,
-      direct_member_b: placement.direct?.[1] ?? null,
-      author,
-      body,
-      mentioned_members: JSON.stringify(placement.mentioned),
-      created_ts: tx.now.toISOString(),
-      thread_root: threadRoot ?? null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await INSERT_MESSAGE.first(tx.db, {
+    space: space.slug,
+    channel: placement.channel,
+    task_id: placement.task_id,
+    direct_member_a: placement.direct?.[0] ?? null,
+    direct_member_b: placement.direct?.[1] ?? null,
+    author,
+    body,
+    mentioned_members: JSON.stringify(placement.mentioned),
+    created_ts: tx.now.toISOString(),
+    thread_root: threadRoot ?? null,
+  });
+  if (!row) throw new Error('the message insert returned no row');
   await indexMessage(tx, row);
   const message = toMessage(row, []);
 
@@ -240,6 +238,29 @@ export async function requireRecipient(db: Kysely<DatabaseSchema>, handle: strin
   }
 }
 
+const INSERT_MESSAGE = new PreparedStatement((db, row: Insertable<MessageTable>) => db.insertInto('messages').values(row).returningAll());
+
+const OPEN_POST = new PreparedStatement((db, { slug, handles, channel }: { slug: string; handles: string[]; channel: string | undefined }, dialect) =>
+  db
+    .selectFrom('spaces as s')
+    .selectAll('s')
+    .select((eb) => [
+      handles.length === 0
+        ? sql<null>`null`.as('held')
+        : dialect === 'postgres'
+          ? // Locked in handle order, as every writer that holds several membership rows does.
+            sql<Array<[string, MembershipState]> | null>`(select json_agg(json_build_array(m.member_handle, m.state)) from (
+            select member_handle, state from space_memberships where space = s.slug and member_handle in (${sql.join(handles)})
+            order by member_handle for share) m)`.as('held')
+          : sql<string>`(select json_group_array(json_array(m.member_handle, m.state)) from space_memberships m
+            where m.space = s.slug and m.member_handle in (${sql.join(handles)}))`.as('held'),
+      channel === undefined
+        ? sql<boolean>`true`.as('channel_found')
+        : eb.exists(eb.selectFrom('channels as c').select('c.name').whereRef('c.space', '=', 's.slug').where('c.name', '=', channel)).as('channel_found'),
+    ])
+    .where('s.slug', '=', slug),
+);
+
 /**
  * What a post needs before it writes: the Space (404 if none), whether the
  * target channel exists, and the participants' membership rows, in one
@@ -256,26 +277,7 @@ async function openPost(
   participants: string[],
   channel: string | undefined,
 ): Promise<{ space: SpaceRecord; held: Map<string, MembershipState>; channelFound: boolean }> {
-  const handles = [...participants].sort();
-  const row = await tx.db
-    .selectFrom('spaces as s')
-    .selectAll('s')
-    .select((eb) => [
-      handles.length === 0
-        ? sql<null>`null`.as('held')
-        : tx.dialect === 'postgres'
-          ? // Locked in handle order, as every writer that holds several membership rows does.
-            sql<Array<[string, MembershipState]> | null>`(select json_agg(json_build_array(m.member_handle, m.state)) from (
-            select member_handle, state from space_memberships where space = s.slug and member_handle in (${sql.join(handles)})
-            order by member_handle for share) m)`.as('held')
-          : sql<string>`(select json_group_array(json_array(m.member_handle, m.state)) from space_memberships m
-            where m.space = s.slug and m.member_handle in (${sql.join(handles)}))`.as('held'),
-      channel === undefined
-        ? sql<boolean>`true`.as('channel_found')
-        : eb.exists(eb.selectFrom('channels as c').select('c.name').whereRef('c.space', '=', 's.slug').where('c.name', '=', channel)).as('channel_found'),
-    ])
-    .where('s.slug', '=', slug)
-    .executeTakeFirst();
+  const row = await OPEN_POST.first(tx.db, { slug, handles: [...participants].sort(), channel });
   if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
   const { held, channel_found, ...space } = row;
   // SQLite hands JSON back as text.

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 
 /** What a unit of work left to do once its transaction commits, or to undo if it does not. */
@@ -29,6 +29,10 @@ export interface Committed<T> {
 
 /** Units that may share one SQLite transaction; beyond this the batch commits and the rest start the next. */
 export const MAX_UNITS_PER_COMMIT = 32;
+
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
+const RELEASE = CompiledQuery.raw('release unit');
 
 /**
  * Group commit on SQLite. Its one connection runs transactions one after
@@ -81,19 +85,19 @@ export class SqliteBatches {
       await this.kysely.transaction().execute(async (trx) => {
         while (this.queue.length > 0 && done.length < MAX_UNITS_PER_COMMIT) {
           const unit = this.queue.shift()!;
-          await sql`savepoint unit`.execute(trx);
+          await trx.executeQuery(SAVEPOINT);
           let outcome: UnitOutcome<unknown>;
           try {
             outcome = await unit.work(trx);
           } catch (err) {
             unit.reject(err);
             // If SQLite already ended the transaction itself, this throws, and the batch fails with it.
-            await sql`rollback to unit`.execute(trx);
-            await sql`release unit`.execute(trx);
+            await trx.executeQuery(ROLLBACK_TO);
+            await trx.executeQuery(RELEASE);
             unit.reject(err);
             continue;
           }
-          await sql`release unit`.execute(trx);
+          await trx.executeQuery(RELEASE);
           done.push({ unit, outcome });
         }
       });
