@@ -54,9 +54,11 @@ for (const backend of backends()) {
       assert.deepEqual(await read(900_003, 'b%'), ['b:3']);
       assert.deepEqual(await read(900_004, 'y%'), ['y:4']);
       assert.deepEqual(await read(900_001), ['a:1', 'b:1']);
-      // A value that looks like another statement's marker is only a value.
-      await SUBJECTS.execute(db, { cursor: 900_005, subjects: ['\u0000slot:["subjects",0]'] });
-      assert.deepEqual(await read(900_005), ['\u0000slot:["subjects",0]']);
+      if (backend === 'sqlite') {
+        // A value that looks like a marker is only a value (PostgreSQL's text cannot hold NUL at all).
+        await SUBJECTS.execute(db, { cursor: 900_005, subjects: ['\u0000slot:["subjects",0]'] });
+        assert.deepEqual(await read(900_005), ['\u0000slot:["subjects",0]']);
+      }
     });
 
     it('refuses, when first built, a statement that would write a value into its SQL instead of binding it', async () => {

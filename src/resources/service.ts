@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { findUnstorableText } from '../content/text.js';
 import type { Actor } from '../identity/actor.js';
 import { requireActiveSpace } from '../messages/content.js';
@@ -10,6 +10,7 @@ import { requireAct, requireRead } from '../spaces/admission.js';
 import type { KnownSpaces } from '../spaces/known-spaces.js';
 import { getSpace, getSpaceWithMembership } from '../spaces/service.js';
 import type { Tx } from '../storage/database.js';
+import { PreparedStatement } from '../storage/prepared.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import {
   toResourceRecord,
@@ -19,6 +20,7 @@ import {
   type ResourceVersionRecord,
 } from './records.js';
 import type { KeptResources, ResourceAnswer } from './kept-documents.js';
+import type { BlobTable, ResourceVersionTable } from './tables.js';
 import { DEFAULT_KIND, DEFAULT_LIST_LIMIT, DEFAULT_MIME_TYPE, MIME_TYPES, type ResourceMimeType } from './schemas.js';
 
 /**
@@ -152,12 +154,33 @@ async function writableSpace(tx: Tx, actor: Actor, slug: string): Promise<string
 
 /** Equal bytes share one blob; a concurrent insert of the same digest is not an error. */
 async function storeBlob(tx: Tx, content: PreparedContent, ts: string): Promise<void> {
-  await tx.db
-    .insertInto('blobs')
-    .values({ digest: content.digest, bytes: content.bytes, byte_length: content.bytes.length, created_ts: ts })
-    .onConflict((oc) => oc.column('digest').doNothing())
-    .execute();
+  await STORE_BLOB.execute(tx.db, { digest: content.digest, bytes: content.bytes, byte_length: content.bytes.length, created_ts: ts });
 }
+
+// A new version's statements are built once (storage/prepared.ts): the query builder cost more than a small version's SQL.
+const STORE_BLOB = new PreparedStatement((db, blob: Insertable<BlobTable>) =>
+  db
+    .insertInto('blobs')
+    .values(blob)
+    .onConflict((oc) => oc.column('digest').doNothing()),
+);
+const INSERT_VERSION = new PreparedStatement((db, version: Insertable<ResourceVersionTable>) => db.insertInto('resource_versions').values(version));
+/**
+ * An increment even for compare-and-swap, where the WHERE pins the old value:
+ * `expected_version + 1` as a parameter could overflow PostgreSQL's 32-bit
+ * column and fail the statement before the condition is consulted.
+ */
+const ADVANCE = new PreparedStatement(
+  (db, { id, slug, ts, name, expected }: { id: string; slug: string; ts: string; name: string | undefined; expected: number | undefined }) => {
+    let update = db
+      .updateTable('resources')
+      .set((eb) => ({ current_version: eb('current_version', '+', 1), updated_ts: ts, ...(name !== undefined ? { name } : {}) }))
+      .where('id', '=', id)
+      .where('space', '=', slug);
+    if (expected !== undefined) update = update.where('current_version', '=', expected);
+    return update.returning(['id', 'space', 'kind', 'name', 'current_version', 'created_by', 'created_ts', 'updated_ts']);
+  },
+);
 
 function subjects(slug: string, id: string): string[] {
   return [`space:${slug}`, `resource:${id}`];
@@ -211,19 +234,9 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
   // An increment even for compare-and-swap, where the WHERE pins the old value:
   // `expected_version + 1` as a parameter could overflow PostgreSQL's 32-bit
   // column and fail the statement before the condition is consulted.
-  let update = tx.db
-    .updateTable('resources')
-    .set((eb) => ({
-      current_version: eb('current_version', '+', 1),
-      updated_ts: ts,
-      ...(input.name !== undefined ? { name: input.name } : {}),
-    }))
-    .where('id', '=', id)
-    .where('space', '=', slug);
-  if (expected !== undefined) update = update.where('current_version', '=', expected);
   // The Resource's row as advanced is most of the answer, so neither a lookup
   // first nor a read afterwards is needed: only a refusal asks why (404 or 409).
-  const advanced = await update.returning(['id', 'space', 'kind', 'name', 'current_version', 'created_by', 'created_ts', 'updated_ts']).executeTakeFirst();
+  const advanced = await ADVANCE.first(tx.db, { id, slug, ts, name: input.name, expected });
   if (!advanced) {
     const current = await requireResource(tx.db, slug, id);
     throw conflict(
@@ -254,19 +267,16 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
 }
 
 async function insertVersion(tx: Tx, id: string, version: number, name: string, content: PreparedContent, author: string, ts: string) {
-  await tx.db
-    .insertInto('resource_versions')
-    .values({
-      resource_id: id,
-      version,
-      name,
-      mime_type: content.mime_type,
-      digest: content.digest,
-      byte_length: content.bytes.length,
-      created_by: author,
-      created_ts: ts,
-    })
-    .execute();
+  await INSERT_VERSION.execute(tx.db, {
+    resource_id: id,
+    version,
+    name,
+    mime_type: content.mime_type,
+    digest: content.digest,
+    byte_length: content.bytes.length,
+    created_by: author,
+    created_ts: ts,
+  });
 }
 
 /** Read access follows the Space (protocol: Space admission): public for open and request Spaces. */

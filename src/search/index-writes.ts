@@ -5,6 +5,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import { movePendingDocuments } from './pending.js';
 import { documentTerms, ftsColumn, tsvectorLiteral, type DocumentTerms } from './document-terms.js';
 import type { SearchDocumentTable, SearchKind } from './tables.js';
+import { PreparedStatement } from '../storage/prepared.js';
 
 /**
  * Keeping the search index (docs/search-index.md): each write that creates a
@@ -273,55 +274,78 @@ async function numberBelow(db: Kysely<DatabaseSchema>, dialect: Dialect, chunk: 
 }
 
 async function writePostgres(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
-  // The tsvector column is PostgreSQL's alone, so only this view of the table names it.
-  const pg = db.withTables<{ search_documents: { terms: string } }>();
-  const insert = pg
-    .insertInto('search_documents')
-    .values(chunk.map(({ document, terms }) => ({ ...document.row, terms: sql<string>`${tsvectorLiteral(terms)}::tsvector` })));
-  const done =
-    onIndexed === 'fail'
-      ? insert
-      : insert.onConflict((oc) =>
-          onIndexed === 'ignore'
-            ? oc.column('record_key').doNothing()
-            : oc.column('record_key').doUpdateSet((eb) => ({
-                space: eb.ref('excluded.space'),
-                author: eb.ref('excluded.author'),
-                created_ts: eb.ref('excluded.created_ts'),
-                terms: eb.ref('excluded.terms'),
-              })),
-        );
-  const result = await done.executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  const rows = chunk.map(({ document, terms }) => ({ ...document.row, terms: tsvectorLiteral(terms) }));
+  const result = await WRITE_POSTGRES[onIndexed].execute(db, { rows });
+  return Number(result.numAffectedRows ?? 0);
 }
 
+/**
+ * Built once for each way of meeting an indexed record and each number of rows
+ * (storage/prepared.ts): a Resource's new version writes its document here.
+ */
+const WRITE_POSTGRES = Object.fromEntries(
+  (['fail', 'ignore', 'replace'] as const).map((onIndexed) => [
+    onIndexed,
+    new PreparedStatement((db, { rows }: { rows: Array<Insertable<SearchDocumentTable> & { terms: string }> }) => {
+      // The tsvector column is PostgreSQL's alone, so only this view of the table names it.
+      const pg = db.withTables<{ search_documents: { terms: string } }>();
+      const insert = pg.insertInto('search_documents').values(rows.map(({ terms, ...row }) => ({ ...row, terms: sql<string>`${terms}::tsvector` })));
+      return onIndexed === 'fail'
+        ? insert
+        : insert.onConflict((oc) =>
+            onIndexed === 'ignore'
+              ? oc.column('record_key').doNothing()
+              : oc.column('record_key').doUpdateSet((eb) => ({
+                  space: eb.ref('excluded.space'),
+                  author: eb.ref('excluded.author'),
+                  created_ts: eb.ref('excluded.created_ts'),
+                  terms: eb.ref('excluded.terms'),
+                })),
+          );
+    }),
+  ]),
+) as Record<OnIndexed, PreparedStatement<{ rows: Array<Insertable<SearchDocumentTable> & { terms: string }> }, unknown>>;
+
 async function writeSqlite(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
-  const insert = db.insertInto('search_documents').values(chunk.map(({ document }) => document.row));
-  const done =
-    onIndexed === 'fail'
-      ? insert
-      : insert.onConflict((oc) =>
-          onIndexed === 'ignore'
-            ? oc.column('record_key').doNothing()
-            : oc.column('record_key').doUpdateSet((eb) => ({
-                space: eb.ref('excluded.space'),
-                author: eb.ref('excluded.author'),
-                created_ts: eb.ref('excluded.created_ts'),
-              })),
-        );
   // Only the rows written come back (an ignored one does not), each with its id: the rowid of its terms.
-  const rows = await done.returning(['id', 'record_key']).execute();
+  const rows = await WRITE_SQLITE[onIndexed].rows(db, { rows: chunk.map(({ document }) => document.row) });
   if (rows.length === 0) return 0;
   const termsOf = new Map(chunk.map(({ document, terms }) => [document.row.record_key, terms]));
-  const values = rows.map((row) => {
+  const written = rows.map((row) => {
     const terms = termsOf.get(row.record_key)!;
-    return sql`(${row.id}, ${ftsColumn(terms.title)}, ${ftsColumn(terms.body)})`;
+    return { id: row.id, title: ftsColumn(terms.title), body: ftsColumn(terms.body) };
   });
-  // OR REPLACE: a replaced document's old terms go (a contentless_delete table supports it).
-  const verb = onIndexed === 'replace' ? sql`insert or replace into` : sql`insert into`;
-  await sql`${verb} search_terms (rowid, title, body) values ${sql.join(values)}`.execute(db);
+  await (onIndexed === 'replace' ? REPLACE_TERMS : INSERT_TERMS).execute(db, { rows: written });
   return rows.length;
 }
+
+const WRITE_SQLITE = Object.fromEntries(
+  (['fail', 'ignore', 'replace'] as const).map((onIndexed) => [
+    onIndexed,
+    new PreparedStatement((db, { rows }: { rows: Array<Insertable<SearchDocumentTable>> }) => {
+      const insert = db.insertInto('search_documents').values(rows);
+      const done =
+        onIndexed === 'fail'
+          ? insert
+          : insert.onConflict((oc) =>
+              onIndexed === 'ignore'
+                ? oc.column('record_key').doNothing()
+                : oc.column('record_key').doUpdateSet((eb) => ({
+                    space: eb.ref('excluded.space'),
+                    author: eb.ref('excluded.author'),
+                    created_ts: eb.ref('excluded.created_ts'),
+                  })),
+            );
+      return done.returning(['id', 'record_key']);
+    }),
+  ]),
+) as Record<OnIndexed, PreparedStatement<{ rows: Array<Insertable<SearchDocumentTable>> }, { id: number; record_key: string }>>;
+
+type TermsRows = { rows: Array<{ id: number; title: string; body: string }> };
+const termsValues = (rows: TermsRows['rows']) => sql.join(rows.map((row) => sql`(${row.id}, ${row.title}, ${row.body})`));
+const INSERT_TERMS = new PreparedStatement((_db, { rows }: TermsRows) => sql`insert into search_terms (rowid, title, body) values ${termsValues(rows)}`);
+// OR REPLACE: a replaced document's old terms go (a contentless_delete table supports it).
+const REPLACE_TERMS = new PreparedStatement((_db, { rows }: TermsRows) => sql`insert or replace into search_terms (rowid, title, body) values ${termsValues(rows)}`);
 
 /** Removes a record's document and its terms, if it has one. */
 export async function removeDocument(db: Kysely<DatabaseSchema>, dialect: Dialect, key: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { DatabaseSchema } from '../storage/schema.js';
 import type { MembershipState } from './tables.js';
 import { DEFAULT_REVIEW_POLICY, GOVERNANCE_MODE, spaceNameKey, toSpaceRecord, type SpaceRecord } from './records.js';
 import type { JoinPolicy, ReviewPolicy, SpaceStatus } from './tables.js';
+import { PreparedStatement } from '../storage/prepared.js';
 
 export async function findSpace(db: Kysely<DatabaseSchema>, slug: string): Promise<SpaceRecord | undefined> {
   const row = await db.selectFrom('spaces').selectAll().where('slug', '=', slug).executeTakeFirst();
@@ -31,18 +32,22 @@ export async function getSpaceWithMembership(
   slug: string,
   handle: string,
 ): Promise<{ space: SpaceRecord; known: { state: MembershipState | undefined } }> {
-  const row = await db
+  const row = await SPACE_WITH_MEMBERSHIP.first(db, { slug, handle });
+  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
+  const { membership_state, ...space } = row;
+  return { space: toSpaceRecord(space), known: { state: membership_state ?? undefined } };
+}
+
+// Every write in a Space starts here: built once (storage/prepared.ts).
+const SPACE_WITH_MEMBERSHIP = new PreparedStatement((db, { slug, handle }: { slug: string; handle: string }) =>
+  db
     .selectFrom('spaces as s')
     .selectAll('s')
     .select((eb) =>
       eb.selectFrom('space_memberships as m').select('m.state').whereRef('m.space', '=', 's.slug').where('m.member_handle', '=', handle).as('membership_state'),
     )
-    .where('s.slug', '=', slug)
-    .executeTakeFirst();
-  if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
-  const { membership_state, ...space } = row;
-  return { space: toSpaceRecord(space), known: { state: membership_state ?? undefined } };
-}
+    .where('s.slug', '=', slug),
+);
 
 /**
  * protocol: Space, `GET /v0/spaces`. Newest first. The default lists proposed and

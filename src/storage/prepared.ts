@@ -1,4 +1,4 @@
-import { createQueryId, PostgresAdapter, type Compilable, type CompiledQuery, type DialectAdapter, type Kysely, type QueryResult } from 'kysely';
+import { createQueryId, PostgresAdapter, type Compilable, type CompiledQuery, type DialectAdapter, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
 import type { Dialect } from './dialect.js';
 import type { DatabaseSchema } from './schema.js';
 
@@ -41,7 +41,7 @@ const SLOT = '\u0000slot:';
 export class PreparedStatement<A extends object, R> {
   private readonly plans = new WeakMap<DialectAdapter, Map<string, Plan<R>>>();
 
-  constructor(private readonly build: (db: Kysely<DatabaseSchema>, args: A, dialect: Dialect) => Compilable<R>) {}
+  constructor(private readonly build: (db: Kysely<DatabaseSchema>, args: A, dialect: Dialect) => Compilable<R> | RawBuilder<R>) {}
 
   async execute(db: Kysely<DatabaseSchema>, args: A): Promise<QueryResult<R>> {
     const executor = db.getExecutor();
@@ -66,7 +66,9 @@ export class PreparedStatement<A extends object, R> {
     const shape = shapeOf(args);
     let plan = shapes.get(shape);
     if (!plan) {
-      const compiled = this.build(db, marked(args, []) as A, adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite').compile();
+      const built = this.build(db, marked(args, []) as A, adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+      // A query builder compiles itself; an `sql` template needs the handle to compile with.
+      const compiled = 'isRawBuilder' in built ? built.compile(db) : built.compile();
       if (compiled.sql.includes(SLOT)) throw new Error(`a prepared statement inlines an argument instead of binding it: ${compiled.sql}`);
       const bindings = compiled.parameters.map((parameter): Binding =>
         typeof parameter === 'string' && parameter.startsWith(SLOT) ? { path: JSON.parse(parameter.slice(SLOT.length)) as Path } : { constant: parameter },
