@@ -51,9 +51,9 @@ for (const backend of backends()) {
     async function subscribe(
       token: string,
       path: string,
-      opts: { space?: string; debounce_ms?: number; filter?: unknown; inbox?: boolean } = {},
+      opts: { space?: string; debounce_ms?: number; filter?: unknown; inbox?: boolean; at?: WebhookReceiver } = {},
     ): Promise<{ endpoint: string; subscription: string; collection: string }> {
-      const endpoint = await server.request('POST', '/v0/webhook-endpoints', { token, body: { url: receiver.url(path) } });
+      const endpoint = await server.request('POST', '/v0/webhook-endpoints', { token, body: { url: (opts.at ?? receiver).url(path) } });
       assert.equal(endpoint.status, 201, endpoint.body?.detail);
       assert.equal((await server.request('POST', `/v0/webhook-endpoints/${endpoint.body.id}/verify`, { token })).status, 200);
       const collection = opts.inbox ? '/v0/me/inbox-subscriptions' : `/v0/spaces/${opts.space ?? 'plaza'}/webhook-subscriptions`;
@@ -116,6 +116,25 @@ for (const backend of backends()) {
       const [recorded] = await historyUntil(ada.session, subscription, (d) => d[0]?.status === 'delivered');
       assert.equal(recorded!.id, body.id);
       assert.deepEqual(recorded!.attempts.map((a) => [a.attempt, a.response_status, a.error]), [[1, 200, null]]);
+    });
+
+    it('keeps its connection to a receiver between wakes', async () => {
+      // A receiver of its own: only this subscription's wakes go to its origin.
+      const own = await WebhookReceiver.start(server.url);
+      try {
+        const room = await channel();
+        await subscribe(ada.session, '/kept', { at: own, filter: { any: [{ subject: { channel: room } }] } });
+        await post(bea.session, room, 'first');
+        await own.waitFor('/kept', 2);
+        await post(bea.session, room, 'second');
+        const [challenge, first, second] = await own.waitFor('/kept', 3);
+        assert.equal(first!.signatureValid && second!.signatureValid, true);
+        // The challenge went on a connection of its own; the two wakes on one kept connection.
+        assert.equal(second!.remotePort, first!.remotePort);
+        assert.notEqual(challenge!.remotePort, first!.remotePort);
+      } finally {
+        await own.stop();
+      }
     });
 
     it('coalesces posts inside the debounce window into one wake, and the next range starts where it ended', async () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { AddressPolicy } from '../egress/address-policy.js';
-import { EgressFailed, EgressRefused, sendEgress } from '../egress/request.js';
+import { EgressFailed, EgressRefused, sendEgress, type EgressPool } from '../egress/request.js';
 import type { Metrics } from '../observability/metrics.js';
 import { chunks } from '../shared/chunks.js';
 import type { Clock } from '../shared/clock.js';
@@ -23,6 +23,8 @@ export interface AttemptDeps {
   config: Pick<Config, 'webhookTimeoutMs' | 'webhookRetrySchedule'>;
   egress: AddressPolicy;
   clock: Clock;
+  /** Connections kept between attempts to the same origin (docs/webhooks.md, "Connections"); none: one per attempt. */
+  connections?: EgressPool;
 }
 
 /** What recording finished attempts needs of the service. */
@@ -277,6 +279,8 @@ export async function attempt(ctx: AttemptDeps, delivery: Claimed, key: SigningK
       },
       ctx.egress,
       { timeoutMs: ctx.config.webhookTimeoutMs, maxResponseBytes: MAX_ANSWER_BYTES },
+      undefined,
+      ctx.connections,
     );
     status = answer.status;
     const header = answer.headers['retry-after'];

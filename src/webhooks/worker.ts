@@ -8,6 +8,7 @@ import type { WebhookDispatch } from './dispatch.js';
 import { nextOwedDue, project } from './projector.js';
 import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptDeps, type AttemptRecord, type RecordDeps, type SendCaps } from './sender.js';
 import type { WebhookSigningKeys } from './signing-keys.js';
+import { EgressPool } from '../egress/request.js';
 
 /**
  * Longest sleep between looks at the queue when nothing local wakes the
@@ -86,9 +87,18 @@ export class WebhookWorker implements WebhookDispatch {
   private finished: AttemptRecord[] = [];
   private recording: Promise<void> | undefined;
   private lastPass = 0;
+  /**
+   * Connections kept between attempts, per origin, each pinned to the address
+   * judged when it was made (docs/webhooks.md, "Connections"): a fan-out to
+   * many subscriptions of one receiver no longer opens a connection (and
+   * resolves the name) per wake.
+   */
+  private readonly connections = new EgressPool();
+  private readonly attemptDeps: AttemptDeps;
 
   constructor(private readonly ctx: WebhookWorkerDeps) {
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
+    this.attemptDeps = { ...ctx, connections: this.connections };
     ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', async () => {
       const row = await ctx.db.kysely
         .selectFrom('webhook_deliveries')
@@ -127,6 +137,7 @@ export class WebhookWorker implements WebhookDispatch {
     await this.loop;
     // Attempts on the wire end within their time limit; their outcomes are still recorded.
     await Promise.allSettled([...this.sending]);
+    this.connections.destroy();
   }
 
   kick(): void {
@@ -173,7 +184,7 @@ export class WebhookWorker implements WebhookDispatch {
   /** One attempt on its own: when it ends, its record joins the next batch written, and the loop looks for more. */
   private send(delivery: Parameters<typeof attempt>[1], key: Parameters<typeof attempt>[2]): void {
     this.onTheWire.add(delivery.id);
-    const sent: Promise<void> = attempt(this.ctx, delivery, key)
+    const sent: Promise<void> = attempt(this.attemptDeps, delivery, key)
       .then((record) => {
         this.finished.push(record);
         return this.record();

@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   body: Record<string, unknown>;
   /** Checked with node:crypto and the host's published JWK Set, not with Atrium's own code. */
   signatureValid: boolean;
+  /** The sender's port: requests on one kept connection share it. */
+  remotePort: number;
 }
 
 /** How the receiver answers a request at a path; the default echoes a challenge. */
@@ -48,7 +50,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        void receiver.handle(req.url ?? '/', req.headers, Buffer.concat(chunks), res);
+        void receiver.handle(req.url ?? '/', req.headers, Buffer.concat(chunks), res, req.socket.remotePort ?? 0);
       });
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
@@ -82,8 +84,15 @@ export class WebhookReceiver {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
-  private async handle(path: string, headers: IncomingHttpHeaders, raw: Buffer, res: ServerResponse): Promise<void> {
-    const request: ReceivedRequest = { path, headers, raw, body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>, signatureValid: await this.verify(headers, raw) };
+  private async handle(path: string, headers: IncomingHttpHeaders, raw: Buffer, res: ServerResponse, remotePort: number): Promise<void> {
+    const request: ReceivedRequest = {
+      path,
+      headers,
+      raw,
+      body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>,
+      signatureValid: await this.verify(headers, raw),
+      remotePort,
+    };
     this.received.push(request);
     (this.behaviours.get(path) ?? echoChallenge)(request, res);
     for (const waiter of [...this.waiting]) {
