@@ -17,7 +17,7 @@ const PER_MEMBER = 7;
 /**
  * The storm: four members whose receivers accept every wake and never
  * answer it, twenty subscriptions each; two with one endpoint, two with four.
- * Eighty attempts at once would take more than a node's 64 send slots.
+ * Without the caps, all eighty would be on the wire at once.
  */
 const STORM = [
   { member: 'storm-a', endpoints: 1 },

@@ -20,9 +20,13 @@ const IDLE_LOOK_MS = 2_000;
  * Attempts one node has on the wire at once. Each runs on its own, so one
  * slow receiver holds one slot for its time limit, never the whole queue;
  * the caps per endpoint and per member (claimDue) keep a few members' hung
- * receivers from holding them all.
+ * receivers from holding them all. A post that wakes a thousand
+ * subscriptions is sent in rounds of this many, each a claim, the sends and
+ * their recording: at 64, the last of a thousand wakes arrived 1.2 s (PostgreSQL)
+ * to 2.5 s (SQLite) after the post on two cores, at 256 in 0.4 to 0.8 s. An
+ * attempt on the wire costs a socket and a few kilobytes.
  */
-const SEND_CONCURRENCY = 64;
+const SEND_CONCURRENCY = 256;
 /**
  * Shortest time between two passes started by commits alone. Every node's
  * worker follows every commit; without a floor, a steady stream of writes
