@@ -125,7 +125,12 @@ async function startPostgresLog(
     channels: {
       [channels.numbered]: (payload) => {
         const batch = parseAnnouncement(payload);
-        if (batch) void numbered(batch);
+        if (!batch) return;
+        // The leader's own batch reaches the tail with its routes when its cycle
+        // returns (onBatch); the notice often arrives first, and following it
+        // would read back the events the cycle is about to hand over.
+        if (sequencer.leading) void sequencer.settled().then(() => numbered(batch));
+        else void numbered(batch);
       },
       [channels.queued]: () => {
         if (sequencer.leading) sequencer.wake();

@@ -116,6 +116,8 @@ export class Sequencer {
   private wakeNow: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly statement: string;
+  /** The cycle running now, if any. */
+  private current: Promise<unknown> | undefined;
 
   constructor(private readonly opts: SequencerOptions) {
     this.statement = sequenceStatement(opts.channel);
@@ -123,6 +125,21 @@ export class Sequencer {
 
   /** Runs one sequencing transaction. */
   async cycle(): Promise<SequencedBatch> {
+    const running = this.numberOnce();
+    this.current = running;
+    try {
+      return await running;
+    } finally {
+      if (this.current === running) this.current = undefined;
+    }
+  }
+
+  /** Resolves once the cycle running now (if any) has ended and reported its batch. */
+  async settled(): Promise<void> {
+    await this.current?.catch(() => undefined);
+  }
+
+  private async numberOnce(): Promise<SequencedBatch> {
     const client = await this.opts.pool.connect();
     try {
       const results = (await client.query(this.statement)) as unknown as pg.QueryResult[];
