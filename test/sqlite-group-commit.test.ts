@@ -119,4 +119,25 @@ describe('Group commit on SQLite', () => {
       [[since + 1, true]],
     );
   });
+
+  it('tells every waiting unit when a transaction cannot even begin, rather than trying again without end', async () => {
+    const db = server.app.ctx.db;
+    // A transaction left open on the connection: SQLite refuses the next BEGIN.
+    await sql`begin`.execute(db.kysely);
+    try {
+      const outcomes = await Promise.allSettled([db.transaction((tx) => human(tx, 'unbegun-0')), db.transaction((tx) => human(tx, 'unbegun-1'))]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected'],
+      );
+      assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /within a transaction/);
+    } finally {
+      await sql`rollback`.execute(db.kysely);
+    }
+    await db.transaction((tx) => human(tx, 'unbegun-after'));
+    assert.deepEqual(
+      ['unbegun-0', 'unbegun-1', 'unbegun-after'].map(committed),
+      [false, false, true],
+    );
+  });
 });

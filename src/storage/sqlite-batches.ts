@@ -81,32 +81,42 @@ export class SqliteBatches {
 
   private async batch(): Promise<void> {
     const done: Array<{ unit: Queued; outcome: UnitOutcome<unknown> }> = [];
+    /** A unit taken from the queue whose savepoint has not been settled yet. */
+    let running: Queued | undefined;
+    let taken = 0;
     try {
       await this.kysely.transaction().execute(async (trx) => {
         while (this.queue.length > 0 && done.length < MAX_UNITS_PER_COMMIT) {
-          const unit = this.queue.shift()!;
+          running = this.queue.shift()!;
+          taken += 1;
           await trx.executeQuery(SAVEPOINT);
           let outcome: UnitOutcome<unknown>;
           try {
-            outcome = await unit.work(trx);
+            outcome = await running.work(trx);
           } catch (err) {
-            unit.reject(err);
+            running.reject(err);
+            running = undefined;
             // If SQLite already ended the transaction itself, this throws, and the batch fails with it.
             await trx.executeQuery(ROLLBACK_TO);
             await trx.executeQuery(RELEASE);
-            unit.reject(err);
             continue;
           }
           await trx.executeQuery(RELEASE);
-          done.push({ unit, outcome });
+          done.push({ unit: running, outcome });
+          running = undefined;
         }
       });
     } catch (err) {
+      running?.reject(err);
       for (const { unit, outcome } of done) {
         outcome.abandoned();
         outcome.settled();
         unit.reject(err);
       }
+      // Not even BEGIN succeeded (a closed database, a lock held past the busy
+      // timeout): every unit waiting would meet the same, and retrying at once
+      // would only spin. Each is told, as each would have been on its own.
+      if (taken === 0) for (const unit of this.queue.splice(0)) unit.reject(err);
       return;
     }
     // In commit order, before the next batch can begin: the event log follows cursors in order.
