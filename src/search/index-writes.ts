@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Generated, type Insertable, type Kysely } from 'kysely';
 import type { Dialect } from '../storage/dialect.js';
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -275,40 +275,12 @@ async function numberBelow(db: Kysely<DatabaseSchema>, dialect: Dialect, chunk: 
 
 async function writePostgres(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
   const rows = chunk.map(({ document, terms }) => ({ ...document.row, terms: tsvectorLiteral(terms) }));
-  const result = await WRITE_POSTGRES[onIndexed].execute(db, { rows });
-  return Number(result.numAffectedRows ?? 0);
+  return (await WRITE_DOCUMENTS[onIndexed].rows(db, { rows })).length;
 }
-
-/**
- * Built once for each way of meeting an indexed record and each number of rows
- * (storage/prepared.ts): a Resource's new version writes its document here.
- */
-const WRITE_POSTGRES = Object.fromEntries(
-  (['fail', 'ignore', 'replace'] as const).map((onIndexed) => [
-    onIndexed,
-    new PreparedStatement((db, { rows }: { rows: Array<Insertable<SearchDocumentTable> & { terms: string }> }) => {
-      // The tsvector column is PostgreSQL's alone, so only this view of the table names it.
-      const pg = db.withTables<{ search_documents: { terms: string } }>();
-      const insert = pg.insertInto('search_documents').values(rows.map(({ terms, ...row }) => ({ ...row, terms: sql<string>`${terms}::tsvector` })));
-      return onIndexed === 'fail'
-        ? insert
-        : insert.onConflict((oc) =>
-            onIndexed === 'ignore'
-              ? oc.column('record_key').doNothing()
-              : oc.column('record_key').doUpdateSet((eb) => ({
-                  space: eb.ref('excluded.space'),
-                  author: eb.ref('excluded.author'),
-                  created_ts: eb.ref('excluded.created_ts'),
-                  terms: eb.ref('excluded.terms'),
-                })),
-          );
-    }),
-  ]),
-) as Record<OnIndexed, PreparedStatement<{ rows: Array<Insertable<SearchDocumentTable> & { terms: string }> }, unknown>>;
 
 async function writeSqlite(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
   // Only the rows written come back (an ignored one does not), each with its id: the rowid of its terms.
-  const rows = await WRITE_SQLITE[onIndexed].rows(db, { rows: chunk.map(({ document }) => document.row) });
+  const rows = await WRITE_DOCUMENTS[onIndexed].rows(db, { rows: chunk.map(({ document }) => document.row) });
   if (rows.length === 0) return 0;
   const termsOf = new Map(chunk.map(({ document, terms }) => [document.row.record_key, terms]));
   const written = rows.map((row) => {
@@ -319,11 +291,24 @@ async function writeSqlite(db: Kysely<DatabaseSchema>, chunk: Array<{ document: 
   return rows.length;
 }
 
-const WRITE_SQLITE = Object.fromEntries(
+/** A document row; on PostgreSQL with its terms as a tsvector literal (SQLite keeps terms in `search_terms`). */
+type DocumentRow = Insertable<SearchDocumentTable> & { terms?: string };
+
+/**
+ * Built once for each way of meeting an indexed record and each number of rows
+ * (storage/prepared.ts): a Resource's new version writes its document here.
+ * Only the rows written come back, each with its id.
+ */
+const WRITE_DOCUMENTS = Object.fromEntries(
   (['fail', 'ignore', 'replace'] as const).map((onIndexed) => [
     onIndexed,
-    new PreparedStatement((db, { rows }: { rows: Array<Insertable<SearchDocumentTable>> }) => {
-      const insert = db.insertInto('search_documents').values(rows);
+    new PreparedStatement((db, { rows }: { rows: DocumentRow[] }) => {
+      // The tsvector column is PostgreSQL's alone (SQLite has no such column), so only this view of the table names it.
+      const insert = db
+        .withTables<{ search_documents: { terms: Generated<string> } }>()
+        .insertInto('search_documents')
+        .values(rows.map(({ terms, ...row }) => (terms === undefined ? row : { ...row, terms: sql<string>`${terms}::tsvector` })));
+      const withTerms = rows.some((row) => row.terms !== undefined);
       const done =
         onIndexed === 'fail'
           ? insert
@@ -334,12 +319,13 @@ const WRITE_SQLITE = Object.fromEntries(
                     space: eb.ref('excluded.space'),
                     author: eb.ref('excluded.author'),
                     created_ts: eb.ref('excluded.created_ts'),
+                    ...(withTerms ? { terms: eb.ref('excluded.terms') } : {}),
                   })),
             );
       return done.returning(['id', 'record_key']);
     }),
   ]),
-) as Record<OnIndexed, PreparedStatement<{ rows: Array<Insertable<SearchDocumentTable>> }, { id: number; record_key: string }>>;
+) as Record<OnIndexed, PreparedStatement<{ rows: DocumentRow[] }, { id: number; record_key: string }>>;
 
 type TermsRows = { rows: Array<{ id: number; title: string; body: string }> };
 const termsValues = (rows: TermsRows['rows']) => sql.join(rows.map((row) => sql`(${row.id}, ${row.title}, ${row.body})`));
