@@ -27,9 +27,9 @@ export interface StormPlan {
 }
 
 export interface StormReport {
-  /** Long polls answered with events (held until woken, or read after the events committed). */
+  /** Long polls answered with events and no `Retry-After` (held until woken, or read after the events committed). */
   withEvents: number;
-  /** Long polls answered at once: an empty page with `Retry-After: 5`. */
+  /** Long polls answered at once with `Retry-After: 5` (over a share, or taken back): an ordinary page, empty unless events came first. */
   toldToComeBack: number;
   /** Other answers (an empty page without `Retry-After`, another status). */
   otherAnswers: number;
@@ -75,11 +75,12 @@ function longPoll(from: string): void {
     res.once('end', () => {
       try {
         const page = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: unknown[] };
-        if (res.statusCode === 200 && page.events.length > 0) settle('withEvents');
-        else if (res.statusCode === 200 && res.headers['retry-after'] === '5') {
+        // Retry-After first: a poll over its share is answered at once as an ordinary poll,
+        // which holds events too if the innocent client posted before the server got to it.
+        if (res.statusCode === 200 && res.headers['retry-after'] === '5') {
           settle('toldToComeBack');
           startIdleSockets();
-        }
+        } else if (res.statusCode === 200 && page.events.length > 0) settle('withEvents');
         else settle('otherAnswers');
       } catch {
         settle('otherAnswers');
