@@ -63,9 +63,10 @@ export class SqliteBatches {
       this.queue.push({ work, resolve: resolve as (committed: Committed<unknown>) => void, reject });
       if (!this.draining) {
         this.draining = true;
-        // better-sqlite3 is synchronous: a transaction runs start to end in one
-        // turn of the event loop, and nothing else can queue meanwhile. Starting
-        // at the end of this turn lets every request read in it join the batch.
+        // better-sqlite3 is synchronous: a transaction whose work awaits only the
+        // database runs start to end in one turn of the event loop, and nothing
+        // else can queue meanwhile. Starting at the end of this turn lets every
+        // request read in it join the batch.
         setImmediate(() => void this.drain());
       }
     });
