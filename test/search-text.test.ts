@@ -217,6 +217,13 @@ describe('search snippets', () => {
     assert.deepEqual(snippet('', q('absent')), { snippet: '', highlights: [] });
   });
 
+  it('moves past a term before the match rather than cut a match that fits', () => {
+    // Found by the property below: the window kept "x́ " before the match and cut "Caféwalled" at its end.
+    const { snippet: s, highlights } = snippet('x\u0301 Caféwalled ', q('Caféwalled'), 12);
+    assert.equal(s, '…Caféwalled');
+    assert.deepEqual(highlights, [[1, 11]]);
+  });
+
   it('cuts inside a term only when the term that matched is too long for the window', () => {
     const { snippet: s, highlights } = snippet(`key ${'x'.repeat(300)} end`, q('xxx*'), 50);
     assert.equal(s, `key ${'x'.repeat(46)}…`);

@@ -119,8 +119,12 @@ function window(text: string, parsed: ParsedQuery, width: number, more: boolean)
     if (!hit) return;
     anchor = found[found.length - hit.terms.length]!.start;
     // Keep context before the match, but never leave the window short of
-    // `width` when the match sits near the end.
-    const target = Math.min(anchor - Math.floor(width / 4), length - width);
+    // `width` when the match sits near the end, nor cut a match that fits:
+    // a window starts at a term, so a term before the match may have to go
+    // even when the room it leaves is short of the whole term.
+    const matchEnd = found[found.length - 1]!.end;
+    const context = Math.min(anchor - Math.floor(width / 4), length - width);
+    const target = matchEnd - anchor <= width ? Math.min(Math.max(context, matchEnd - width), anchor) : context;
     if (target > from) from = found.find((f) => f.start >= target)?.start ?? anchor;
     to = Math.min(length, from + width);
   });
