@@ -329,6 +329,8 @@ describe('search snippets of Markdown', () => {
       { numRuns: 3000 },
     );
     assert.equal(markdownPlainText('a plain note, nothing more\n'), 'a plain note, nothing more\n');
+    // Found by the property: a delimiter row with no pipe makes a one-column table.
+    assert.equal(markdownPlainText('a\n:-'), 'a \n');
   });
 
   it('shows text nested too deep to parse as it is written', () => {

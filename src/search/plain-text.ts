@@ -38,10 +38,12 @@ const DEEP_QUOTES = /^[ \t]*(?:>[ \t]*){1000}/m;
 
 /**
  * Every character Markdown's syntax (GFM) is made of, and what starts a list
- * item or a thematic break. A text holding none of them reads as written, but
- * for whitespace, which a snippet shows as one space anyway.
+ * item, a thematic break or a table's delimiter row (`:-` makes the line above
+ * a one-column table's header, with no pipe at all). A text holding none of
+ * them reads as written, but for whitespace, which a snippet shows as one
+ * space anyway.
  */
-const SYNTAX = /[*_`~#>|[\]!<&\\=]|^[ \t]*(?:[-+]|\d{1,9}[.)])/m;
+const SYNTAX = /[*_`~#>|[\]!<&\\=]|^[ \t]*(?:[-+]|:-|\d{1,9}[.)])/m;
 
 /**
  * The plain text of a parsed tree (GFM). `at` hears of each node where its
