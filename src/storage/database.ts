@@ -9,7 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { DatabaseSchema } from './schema.js';
-import { SqliteBatches, type UnitOutcome } from './sqlite-batches.js';
+import { SqliteBatches, type Committed, type UnitOutcome, type Work } from './sqlite-batches.js';
 import { WriteWatch, type WriteWatcher } from './write-watch.js';
 
 /**
@@ -152,25 +152,28 @@ export class Database {
    * together share one COMMIT (sqlite-batches.ts); each is still all or nothing.
    */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    if (this.batches) {
-      const { value, announced } = await this.batches.run((trx) => this.unit(trx, fn));
-      await announced;
-      for (const listener of this.committedListeners) listener();
-      return value;
-    }
-    let outcome: UnitOutcome<T> | undefined;
+    const work = (trx: Transaction<DatabaseSchema>) => this.unit(trx, fn);
+    const { value, announced } = this.batches ? await this.batches.run(work) : await this.alone(work);
+    await announced;
+    for (const listener of this.committedListeners) listener();
+    return value;
+  }
+
+  /** A unit in a transaction of its own (PostgreSQL, where writers commit concurrently). */
+  private async alone<T>(work: Work<T>): Promise<Committed<T>> {
+    // Kept as it is reached, so a COMMIT that fails can still abandon it.
+    let reached: UnitOutcome<T> | undefined;
+    let outcome: UnitOutcome<T>;
     try {
-      outcome = await this.kysely.transaction().execute((trx) => this.unit(trx, fn));
+      outcome = await this.kysely.transaction().execute(async (trx) => (reached = await work(trx)));
     } catch (err) {
       // A unit that threw settled itself; one whose COMMIT failed is abandoned here.
-      outcome?.abandoned();
-      outcome?.settled();
+      reached?.abandoned();
+      reached?.settled();
       throw err;
     }
     outcome.settled();
-    await outcome.committed();
-    for (const listener of this.committedListeners) listener();
-    return outcome.value;
+    return { value: outcome.value, announced: outcome.committed() };
   }
 
   /**
