@@ -348,6 +348,34 @@ for (const backend of backends()) {
         ['space_member_admitted', 'space_member_left'],
       );
     });
+
+    it("pages a Space's member list by handle within one state, and keeps other states to its Owner/Host", async () => {
+      await activeSpace(server, owner.session, 'roster', 'request');
+      const people = await Promise.all(['ro-a', 'ro-b', 'ro-c', 'ro-d', 'ro-e', 'ro-f'].map((h) => server.human(h)));
+      for (const p of people) assert.equal((await post('/v0/spaces/roster/join', p.session)).status, 202);
+      for (const p of people.slice(0, 4)) assert.equal((await post(`/v0/spaces/roster/join-requests/${p.handle}/admit`, owner.session)).status, 200);
+      const page = async (query: string, token?: string) => server.request('GET', `/v0/spaces/roster/members?${query}`, token ? { token } : {});
+      const handles = (res: { body: { members: Array<{ member: string; state: string }> } }) => res.body.members.map((m) => `${m.member}:${m.state}`);
+
+      // Everyone who may read sees admitted members only, a page at a time, each after the last handle held.
+      const first = await page('limit=2');
+      assert.deepEqual(handles(first), ['ro-a:admitted', 'ro-b:admitted']);
+      assert.deepEqual(handles(await page('limit=2&before=ro-b')), ['ro-c:admitted', 'ro-d:admitted']);
+      assert.deepEqual(handles(await page('limit=2&before=ro-c', carol.session)), ['ro-d:admitted']);
+      assert.deepEqual(handles(await page('state=admitted&before=ro-b')), ['ro-c:admitted', 'ro-d:admitted']);
+      // Anything else is the Owner/Host's: asked for by anyone else, a refusal rather than an empty page.
+      assertError(await page('state=requested', carol.session), 'role_required');
+      assertError(await page('state=requested'), 'role_required');
+      assert.deepEqual(handles(await page('state=requested', owner.session)), ['ro-e:requested', 'ro-f:requested']);
+      assert.deepEqual(handles(await page('state=requested&limit=1&before=ro-e', owner.session)), ['ro-f:requested']);
+      // Without a state the Owner/Host reads every membership in handle order.
+      assert.deepEqual(handles(await page('before=ro-d', owner.session)), ['ro-e:requested', 'ro-f:requested']);
+      // Without a limit a page holds up to 50; 200 is the most.
+      assert.equal((await page('')).body.members.length, 4);
+      assertError(await page('limit=201'), 'validation_failed');
+      assertError(await page('limit=0'), 'validation_failed');
+      assertError(await page('state=none', owner.session), 'validation_failed');
+    });
   });
 }
 

@@ -161,6 +161,13 @@ for (const backend of backends()) {
       assert.match(lines[2]!, /^ada-helper\s+agent of ada\s+admitted\s+\S+Z$/);
       assert.equal(lines.length, 3);
       assert.deepEqual(JSON.parse(json.stdout), (await server.request('GET', '/v0/spaces/yard/members')).body);
+      // A full page says how to read on; the next page starts after its last handle.
+      const first = await cli.run(['spaces', 'members', 'yard', '--limit', '1']);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout.trimEnd().split('\n')[1]!, /^ada\s/);
+      assert.match(first.stderr, /--before ada\b/);
+      const next = await cli.run(['spaces', 'members', 'yard', '--limit', '1', '--before', 'ada', '--state', 'admitted']);
+      assert.match(next.stdout.trimEnd().split('\n')[1]!, /^ada-helper\s/);
     });
 
     it('proposes and approves with a session token and lists Spaces and events as text and JSON', async () => {

@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { focused } from './support/browser.js';
 import { createResource, TestRepository } from './support/pins.js';
-import { seedAgent } from './support/seed.js';
+import { seedAdmittedHumans, seedAgent } from './support/seed.js';
 import { backends } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
@@ -320,6 +320,24 @@ for (const backend of backends()) {
       await dialog.getByRole('button', { name: 'Remove' }).click();
       await host.getByRole('status').filter({ hasText: 'Removed @eli from the Space.' }).waitFor();
       await host.getByRole('region', { name: /^Removed/ }).getByRole('button', { name: 'Invite back @eli' }).waitFor();
+    });
+
+    it('a Space of more members than a page shows a page and offers the next', async () => {
+      await activeSpace(app.server, ada.session, 'crowd', 'open');
+      const handles = Array.from({ length: 205 }, (_, i) => `crowd-${String(i).padStart(3, '0')}`);
+      await seedAdmittedHumans(app.server, 'crowd', handles);
+      const page = await app.pages.open({ session: ada.session });
+      await page.goto('/spaces/crowd/members');
+      const members = page.getByRole('region', { name: /^Current members/ });
+      await members.getByText('@crowd-199').waitFor();
+      assert.equal(await members.getByText('@crowd-200').count(), 0);
+      assert.equal((await members.locator('.badge').first().innerText()).trim(), '200+');
+      await assertAccessible(page, 'members, paged');
+      await screenshots(page, 'spaces-members-paged');
+      await members.getByRole('button', { name: 'Show more current members' }).click();
+      await members.getByText('@crowd-204').waitFor();
+      assert.equal((await members.locator('.badge').first().innerText()).trim(), '205');
+      assert.equal(await members.getByRole('button', { name: 'Show more current members' }).count(), 0);
     });
 
     it('an Owner changes the review policy; a proposal is archived, restored and approved', async () => {

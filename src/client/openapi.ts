@@ -295,7 +295,7 @@ export interface paths {
         };
         /**
          * List a Space's members
-         * @description Follows read access. Invitations and requests are listed only for the Space Owner/Host.
+         * @description Follows read access. Memberships in handle order, filtered by `state`; invitations, requests and removals are listed only for the Space Owner/Host (403 when `state` asks for them otherwise). `limit` defaults to 50, at most 200; page with `before` set to the last handle of the previous page.
          */
         get: operations["list_space_members"];
         put?: never;
@@ -5126,7 +5126,14 @@ export interface operations {
     };
     list_space_members: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only memberships in this state. Anything but `admitted` is listed for the Space Owner/Host only (403 otherwise). */
+                state?: "invited" | "requested" | "admitted" | "removed";
+                /** @description Only handles after this one (exclusive): the last handle of the previous page. */
+                before?: string;
+                /** @description How many records one page holds: 50 unless given, at most 200 (422 above). */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description The Space, by its slug. */
@@ -5136,7 +5143,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The memberships, by handle, each saying whether a person or an agent holds it. */
+            /** @description One page of memberships, by handle, each saying whether a person or an agent holds it. */
             200: {
                 headers: {
                     [name: string]: unknown;

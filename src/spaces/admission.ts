@@ -5,7 +5,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from '../shar
 import type { Tx } from '../storage/database.js';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { SpaceRecord } from './records.js';
-import type { MembershipView, SpaceMemberView } from './schemas.js';
+import { DEFAULT_SPACE_MEMBER_LIMIT, type MembershipView, type SpaceMembersPage, type SpaceMemberView } from './schemas.js';
 import { getSpace } from './service.js';
 import type { MembershipState } from './tables.js';
 
@@ -278,20 +278,28 @@ export async function listOwnMemberships(db: Kysely<DatabaseSchema>, handle: str
 
 /**
  * `GET /v0/spaces/{slug}/members` follows read access. Everyone who may read
- * sees admitted members; pending invitations and requests are visible only to
- * the Space's Owner/Host.
+ * sees admitted members; pending invitations and requests (and removals) are
+ * the Space Owner/Host's business. A page is read in handle order from the
+ * membership index by (Space, state, handle), so its cost is a page's whatever
+ * the Space's size.
  */
-export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string): Promise<SpaceMemberView[]> {
+export async function listMemberships(db: Kysely<DatabaseSchema>, actor: Actor, slug: string, page: SpaceMembersPage = {}): Promise<SpaceMemberView[]> {
   const space = await getSpace(db, slug);
   await requireRead(db, actor, space);
   const everything = await isOwnerOrHost(db, actor, { space: slug });
+  if (!everything && page.state !== undefined && page.state !== 'admitted') {
+    throw forbidden('role_required', `only the Space Owner/Host may list ${page.state} memberships`);
+  }
   let query = db
     .selectFrom('space_memberships')
     .innerJoin('members', 'members.handle', 'space_memberships.member_handle')
     .select(['space_memberships.member_handle', 'space_memberships.state', 'space_memberships.updated_ts', 'members.type', 'members.operator'])
     .where('space_memberships.space', '=', slug)
-    .orderBy('space_memberships.member_handle');
-  if (!everything) query = query.where('space_memberships.state', '=', 'admitted');
+    .orderBy('space_memberships.member_handle')
+    .limit(page.limit ?? DEFAULT_SPACE_MEMBER_LIMIT);
+  const state = everything ? page.state : 'admitted';
+  if (state !== undefined) query = query.where('space_memberships.state', '=', state);
+  if (page.before !== undefined) query = query.where('space_memberships.member_handle', '>', page.before);
   const rows = await query.execute();
   return rows.map((r) => ({
     space: slug,

@@ -11,6 +11,7 @@ import {
   ProposeSpaceBody,
   ReviewPolicyBody,
   SpaceParams,
+  ListSpaceMembersQuery,
   SpaceRef,
   SpaceMemberParams,
   MembershipSchema,
@@ -258,18 +259,22 @@ export const listSpaceMembers = defineOperation({
   path: '/v0/spaces/{slug}/members',
   tag: TAG,
   summary: "List a Space's members",
-  description: 'Follows read access. Invitations and requests are listed only for the Space Owner/Host.',
+  description:
+    'Follows read access. Memberships in handle order, filtered by `state`; invitations, requests and removals are listed only for the ' +
+    'Space Owner/Host (403 when `state` asks for them otherwise). `limit` defaults to 50, at most 200; page with `before` set to the ' +
+    'last handle of the previous page.',
   auth: { anonymous: true, schemes: [...MEMBER_CREDENTIALS, 'steward_key'] },
   params: SpaceParams,
+  query: ListSpaceMembersQuery,
   success: {
     status: 200,
-    description: 'The memberships, by handle, each saying whether a person or an agent holds it.',
+    description: 'One page of memberships, by handle, each saying whether a person or an agent holds it.',
     schema: Type.Object({ members: Type.Array(Type.Ref('SpaceMember')), protocol: Type.String() }, { additionalProperties: false }),
   },
   errors: [401, 403, 404],
   readOnly: true,
-  handler: async ({ params, actor, ctx }) => ({
-    members: await admission.listMemberships(ctx.db.kysely, actor, params.slug),
+  handler: async ({ params, query, actor, ctx }) => ({
+    members: await admission.listMemberships(ctx.db.kysely, actor, params.slug, query),
     protocol: PROTOCOL,
   }),
 });

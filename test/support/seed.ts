@@ -88,3 +88,18 @@ export function resourceId(label: string): string {
   if (!/^[a-z2-7]{1,26}$/.test(label)) throw new Error(`resourceId: "${label}" is not 1-26 of a-z, 2-7`);
   return `res_${label.padEnd(26, 'a')}`;
 }
+
+/**
+ * People admitted to a Space, many at once: a Space larger than a page of its
+ * member list, without a join request per member through the API.
+ */
+export async function seedAdmittedHumans(server: TestServer, space: string, handles: string[]): Promise<void> {
+  await server.app.ctx.db.transaction(async (tx) => {
+    const ts = tx.now.toISOString();
+    const person = { type: 'human' as const, operator: null, operator_confirmed: 0, capabilities: '[]', status: 'active' as const, email: null, email_verified: 0 };
+    for (const handle of handles) {
+      await tx.db.insertInto('members').values({ handle, display_name: handle, ...person, access_version: 0, created_ts: ts, updated_ts: ts }).execute();
+      await tx.db.insertInto('space_memberships').values({ space, member_handle: handle, state: 'admitted', created_ts: ts, updated_ts: ts }).execute();
+    }
+  });
+}

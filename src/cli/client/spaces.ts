@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveTarget, send, type Query, type Schemas } from './api.js';
-import { client, group, readText, type CommonOptions } from './command-kit.js';
+import { client, group, positiveInteger, readText, type CommonOptions } from './command-kit.js';
 import { usageError } from './errors.js';
 import { printJson, printRecord, printTable, say, time } from './output.js';
 
@@ -104,14 +104,18 @@ export function registerSpaces(program: Command): void {
     say(`${body.member} left ${body.space}.`);
   });
 
-  client(spaces, 'members <slug>', "list a Space's members (invitations and requests only for its Owner/Host)").action(
-    async (slug: string, opts: CommonOptions) => {
-      const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }));
+  client(spaces, 'members <slug>', "list a Space's members (invitations, requests and removals only for its Owner/Host)")
+    .option('--state <state>', 'admitted, invited, requested or removed')
+    .option('--before <handle>', 'only handles after this one (to page on)')
+    .option('--limit <n>', 'members per page (1-200, default 50)', positiveInteger)
+    .action(async (slug: string, opts: CommonOptions & { state?: string; before?: string; limit?: number }) => {
+      const query = { state: opts.state, before: opts.before, limit: opts.limit } as Query<'list_space_members'>;
+      const { body } = await send(resolveTarget(opts.host), (api) => api.GET('/v0/spaces/{slug}/members', { params: { path: { slug }, query } }));
       if (opts.json) return printJson(body);
       const kind = (m: Schemas['SpaceMember']) => (m.member_type === 'agent' ? `agent of ${m.operator ?? '?'}` : 'person');
       printTable(['MEMBER', 'KIND', 'STATE', 'SINCE'], body.members.map((m) => [m.member, kind(m), m.state, time(m.updated_ts)]), `No members in ${slug}.`);
-    },
-  );
+      if (body.members.length === (opts.limit ?? 50)) process.stderr.write(`More may exist: add --before ${body.members.at(-1)!.member}\n`);
+    });
 
   client(spaces, 'invite <slug> <handle>', 'invite a member to an invite-only Space (Owner/Host)').action(async (slug: string, handle: string, opts: CommonOptions) => {
     const { body } = await send(resolveTarget(opts.host), (api) =>

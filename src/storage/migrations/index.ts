@@ -33,6 +33,7 @@ import * as searchBackfillDocumentIds from './0030-search-backfill-document-ids.
 import * as eventAudienceMember from './0031-event-audience-member.js';
 import * as memberAccessVersion from './0032-member-access-version.js';
 import * as sessionChangeNotices from './0033-session-change-notices.js';
+import * as spaceMemberPages from './0034-space-member-pages.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0031-event-audience-member': eventAudienceMember,
   '0032-member-access-version': memberAccessVersion,
   '0033-session-change-notices': sessionChangeNotices,
+  '0034-space-member-pages': spaceMemberPages,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -46,17 +46,30 @@ export function useDirectConversations(slug: string, enabled: boolean) {
   });
 }
 
-/** Handles of the Space's admitted members: who the composer offers to mention and to write to. */
+/**
+ * Handles of the Space's admitted members: who the composer offers to mention
+ * and to write to. Read a page of 200 at a time up to SUGGESTED_MEMBERS: in a
+ * Space larger than that, the rest can still be typed out in full.
+ */
 export function useSpaceMemberHandles(slug: string, enabled = true) {
   return useQuery({
     queryKey: conversationKeys.members(slug),
     enabled,
     queryFn: async () => {
-      const { members } = await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }));
-      return members.filter((m) => m.state === 'admitted').map((m) => m.member);
+      const handles: string[] = [];
+      for (;;) {
+        const before = handles.at(-1);
+        const query = { state: 'admitted' as const, limit: 200, ...(before === undefined ? {} : { before }) };
+        const { members } = await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug }, query } }));
+        handles.push(...members.map((m) => m.member));
+        if (members.length < query.limit || handles.length >= SUGGESTED_MEMBERS) return handles;
+      }
     },
   });
 }
+
+/** Most members the composer reads to suggest. */
+const SUGGESTED_MEMBERS = 1_000;
 
 export type Conversation = { kind: 'channel'; name: string } | { kind: 'direct'; handle: string };
 

@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, type Schemas, type Space } from '../api/client';
+import { call, client, errorText, type Schemas, type Space } from '../api/client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { useStanding } from '../api/standing';
-import { ConfirmDialog, Handle, Loaded, Time } from '../app/ui';
+import { ConfirmDialog, Handle, Loaded, ShowMore, Time } from '../app/ui';
 import { ActionButton, Announcer, useAction, useAnnouncer } from '../app/actions';
 import { useMemberRecord } from './member-kind';
 import { useSpace } from '../spaces/space';
@@ -23,62 +23,73 @@ export function MembersPage() {
   const space = useSpace(slug);
   useTitle(`Members · ${space.data?.name ?? slug}`);
   const standing = useStanding(slug);
-  const members = useQuery({
-    queryKey: membersKeys.ofSpace(slug),
-    queryFn: async () => (await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug } } }))).members,
-  });
   const announcer = useAnnouncer();
   if (!space.data) return <Loading what="the Space" />;
   const manage = standing.ownerOrHost && space.data.status === 'active';
+  const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: announcer.announce };
 
   return (
     <section className="members-page">
       <PageHeading>Members</PageHeading>
       <Announcer announcer={announcer}>
         {manage ? <InviteForm space={space.data} onDone={announcer.announce} /> : null}
-        <Loaded query={members} what="the members">
-          {(list) => {
-            const by = (state: SpaceMember['state']) => list.filter((m) => m.state === state);
-            const props = { space: space.data, manage, me: standing.me?.handle ?? null, onDone: announcer.announce };
-            return (
-              <>
-                <MemberGroup title="Current members" empty="Nobody has joined yet." rows={by('admitted')} {...props} />
-                {standing.ownerOrHost ? (
-                  <>
-                    <MemberGroup title="Asking to join" empty="No open requests." rows={by('requested')} {...props} />
-                    <MemberGroup title="Invited" empty="No open invitations." rows={by('invited')} {...props} />
-                    <MemberGroup title="Removed" empty="Nobody has been removed." rows={by('removed')} {...props} />
-                  </>
-                ) : null}
-              </>
-            );
-          }}
-        </Loaded>
+        <MemberGroup title="Current members" state="admitted" empty="Nobody has joined yet." {...props} />
+        {standing.ownerOrHost ? (
+          <>
+            <MemberGroup title="Asking to join" state="requested" empty="No open requests." {...props} />
+            <MemberGroup title="Invited" state="invited" empty="No open invitations." {...props} />
+            <MemberGroup title="Removed" state="removed" empty="Nobody has been removed." {...props} />
+          </>
+        ) : null}
       </Announcer>
     </section>
   );
 }
 
 type SpaceMember = Schemas['SpaceMember'];
+type MembershipState = Exclude<SpaceMember['state'], 'none'>;
+
+/** Members per page: the API's most. A Space may hold thousands; each group shows a page and offers the next. */
+const MEMBER_PAGE = 200;
+
+/** One state's memberships in handle order, a page at a time (each page starts after the last handle held). */
+function useMemberGroup(slug: string, state: MembershipState) {
+  return useInfiniteQuery({
+    queryKey: [...membersKeys.ofSpace(slug), state],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) =>
+      (
+        await call(
+          client.GET('/v0/spaces/{slug}/members', {
+            params: { path: { slug }, query: { state, limit: MEMBER_PAGE, ...(pageParam !== undefined ? { before: pageParam } : {}) } },
+          }),
+        )
+      ).members,
+    getNextPageParam: (last) => (last.length === MEMBER_PAGE ? last[last.length - 1]!.member : undefined),
+  });
+}
 
 interface GroupProps {
-  title: string;
-  empty: string;
-  rows: SpaceMember[];
   space: Space;
   manage: boolean;
   me: string | null;
   onDone: (message: string) => void;
 }
 
-function MemberGroup({ title, empty, rows, ...rest }: GroupProps) {
+function MemberGroup({ title, state, empty, ...rest }: GroupProps & { title: string; state: MembershipState; empty: string }) {
   const id = `members-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  const group = useMemberGroup(rest.space.slug, state);
+  const rows = group.data?.pages.flat() ?? [];
   return (
     <section aria-labelledby={id} className="member-group">
       <h2 id={id}>
-        {title} <span className="badge">{rows.length}</span>
+        {title} <span className="badge">{group.hasNextPage ? `${rows.length}+` : rows.length}</span>
       </h2>
-      {rows.length === 0 ? (
+      {group.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : group.isError ? (
+        <ErrorMessage>{`Could not load these members: ${errorText(group.error)}`}</ErrorMessage>
+      ) : rows.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
         <ul className="plain-list member-list">
@@ -87,11 +98,16 @@ function MemberGroup({ title, empty, rows, ...rest }: GroupProps) {
           ))}
         </ul>
       )}
+      {group.hasNextPage ? (
+        <ShowMore busy={group.isFetchingNextPage} onClick={() => group.fetchNextPage()}>
+          Show more {title.toLowerCase()}
+        </ShowMore>
+      ) : null}
     </section>
   );
 }
 
-function MemberRow({ membership: m, space, manage, me, onDone }: { membership: SpaceMember } & Omit<GroupProps, 'title' | 'empty' | 'rows'>) {
+function MemberRow({ membership: m, space, manage, me, onDone }: { membership: SpaceMember } & GroupProps) {
   const queries = useQueryClient();
   const { busy, error, run } = useAction();
   const [removing, setRemoving] = useState(false);
