@@ -129,7 +129,8 @@ export async function scaleBench(root: string, backend: 'sqlite' | 'postgres', p
             opts: { url: `${url}/v0/me/inbox-events`, headers: reader, requests: spread((since) => `/v0/me/inbox-events?since=${since}&limit=100`, seed.inboxMiddle, [credentials.reader]) },
             probe: { path: `/v0/me/inbox-events?since=${seed.inboxMiddle}&limit=100`, events: 100 },
           },
-          // Two connections: ten of these answers at once (10,000 members each) outlast autocannon's timeout on a busy machine.
+          // The default page, as a client asks. Two connections: a checkout that answers all 10,000 members at once
+          // (before the list was paged) outlasts autocannon's timeout on a busy machine with ten in flight.
           members: { baseline: 'get', opts: { url: `${url}/v0/spaces/${seed.space}/members`, connections: 2 } },
           resource: { baseline: 'get', opts: { url: `${url}/v0/spaces/${seed.space}/resources/${credentials.resource}` } },
           post: {

@@ -87,6 +87,42 @@ for (const backend of backends()) {
       const inTransaction = await counted(() => db.transaction((tx) => SUBJECTS.execute(tx.db, { cursor: 900_008, subjects: ['w'] })));
       assert.ok(inTransaction > 0);
       assert.equal(inTransaction, await counted(() => db.transaction((tx) => built(tx.db, 900_009))));
+      // A write sent late, with others (src/storage/together.ts), is heard as one sent at once.
+      assert.equal(inTransaction, await counted(() => db.transaction(async (tx) => tx.later(SUBJECTS, { cursor: 900_010, subjects: ['w'] }))));
+    });
+
+    it('sends late writes before the unit ends, each with its own values, and a unit whose late write fails keeps nothing', async () => {
+      const db = server.app.ctx.db;
+      const read = async (cursor: number) => (await READ_SUBJECTS.rows(db.kysely, { cursor, prefix: undefined })).map((row) => row.subject);
+      // Late writes are not there yet for the unit itself (on PostgreSQL, as on SQLite): nothing in a unit reads them back.
+      const seen = await db.transaction(async (tx) => {
+        tx.later(SUBJECTS, { cursor: 900_020, subjects: ['p:1', 'p:2'] });
+        tx.later(SUBJECTS, { cursor: 900_021, subjects: ['q:1'] });
+        await SUBJECTS.execute(tx.db, { cursor: 900_022, subjects: ['now'] });
+        tx.later(SUBJECTS, { cursor: 900_023, subjects: ['r:1', 'r:2', 'r:3'] });
+        // With an event, on PostgreSQL the late writes and the event's queueing are one statement.
+        tx.emit({ type: 'space_proposed', space: null, actor: { system: 'admin_cli' }, subjects: ['probe:late'], payload: { slug: 'probe-late', name: 'Probe', join_policy: 'open' } });
+        return (await READ_SUBJECTS.rows(tx.db, { cursor: 900_020, prefix: undefined })).length;
+      });
+      assert.equal(seen, 0);
+      assert.deepEqual(await read(900_020), ['p:1', 'p:2']);
+      assert.deepEqual(await read(900_021), ['q:1']);
+      assert.deepEqual(await read(900_022), ['now']);
+      assert.deepEqual(await read(900_023), ['r:1', 'r:2', 'r:3']);
+      // Without an event to go with, the late writes still go.
+      await db.transaction(async (tx) => tx.later(SUBJECTS, { cursor: 900_024, subjects: ['s:1'] }));
+      assert.deepEqual(await read(900_024), ['s:1']);
+
+      // A late write that fails fails the unit, and what it wrote before goes with it.
+      const failing = new PreparedStatement((on, { cursor }: { cursor: number }) => probe(on).insertInto('probe').values({ cursor, subject: sql<string>`null` }));
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await SUBJECTS.execute(tx.db, { cursor: 900_025, subjects: ['gone'] });
+          tx.later(SUBJECTS, { cursor: 900_026, subjects: ['gone'] });
+          tx.later(failing, { cursor: 900_027 });
+        }),
+      );
+      assert.deepEqual([...(await read(900_025)), ...(await read(900_026))], []);
     });
   });
 }

@@ -290,7 +290,9 @@ for (const backend of backends()) {
           await postMessage(tx, actor, 'plaza', { channel: 'general' }, { text: 'lost words', candidates: [] });
           // SQLite: written to the pending documents, which the index takes in after the commit (src/search/pending.ts).
           const pending = backend === 'sqlite' ? Number((await sql<{ n: number }>`select count(*) as n from search_pending_documents`.execute(tx.db)).rows[0]!.n) : 0;
-          assert.equal((await tx.db.selectFrom('search_documents').select('id').execute()).length + pending, before + 1, 'written inside the transaction');
+          // PostgreSQL: the document goes with the unit's last statement (src/storage/together.ts), which a unit that fails never sends.
+          const written = backend === 'sqlite' ? before + 1 : before;
+          assert.equal((await tx.db.selectFrom('search_documents').select('id').execute()).length + pending, written, 'written inside the transaction');
           throw new Error('the unit of work fails after the post');
         }),
         /fails after the post/,

@@ -1,7 +1,8 @@
-import type { Transaction } from 'kysely';
+import type { CompiledQuery, Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/schema.js';
 import type { Dialect } from '../storage/dialect.js';
 import { PreparedStatement } from '../storage/prepared.js';
+import { executeAfter, executeWrites } from '../storage/together.js';
 import { storedPayload } from './stored-once.js';
 import type { EventRoute } from './sequencer.js';
 import type { NewEvent } from './types.js';
@@ -14,7 +15,8 @@ import type { NewEvent } from './types.js';
 export type Appended = { numbered: number[]; routes: EventRoute[] } | { queued: number[] };
 
 /**
- * Appends a transaction's events, as its last step before COMMIT.
+ * Appends a transaction's events, as its last step before COMMIT, after the
+ * writes it sends late (`Tx.later`).
  *
  * The trap this avoids: a cursor drawn by one transaction may commit after a
  * higher one drawn by another, and a reader tailing `cursor > since` would then
@@ -31,13 +33,19 @@ export async function appendEvents(
   dialect: Dialect,
   events: readonly NewEvent[],
   createdTs: string,
+  writes: readonly CompiledQuery[] = [],
 ): Promise<Appended> {
-  if (events.length === 0) return { numbered: [], routes: [] };
+  if (events.length === 0) {
+    await executeWrites(trx, dialect, writes);
+    return { numbered: [], routes: [] };
+  }
   const rows = events.map((event) => eventRow(event, createdTs));
   if (dialect === 'postgres') {
-    const queued = await QUEUE.rows(trx, { rows });
-    return { queued: queued.map((row) => Number(row.id)) };
+    // The unit's later writes and its events: one round trip (storage/together.ts).
+    const queued = await executeAfter(trx, dialect, writes, QUEUE.bind(trx, { rows }));
+    return { queued: queued.rows.map((row) => Number(row.id)) };
   }
+  await executeWrites(trx, dialect, writes);
   const cursors: number[] = [];
   const routes: EventRoute[] = [];
   for (const [at, row] of rows.entries()) {

@@ -131,10 +131,25 @@ export function setWritesIndexed(on: boolean): void {
 }
 
 /** A message just posted (channel, direct or task discussion). */
-export async function indexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
+/**
+ * `documentId`: the document's id, drawn already (PostgreSQL, with the post's
+ * first read: DRAW_DOCUMENT_ID), so the document can be written late.
+ */
+export async function indexMessage(tx: Tx, message: IndexedMessage, documentId?: number): Promise<void> {
   if (!writesIndexed) return;
-  await writeNew(tx, messageDocument(message));
+  const document = messageDocument(message);
+  if (documentId !== undefined) document.row = { ...document.row, id: documentId };
+  await writeNew(tx, document);
 }
+
+/**
+ * A new document's id, drawn in a statement of the record's own (PostgreSQL).
+ * Ids rise with records' age (DocumentIds), and a document written late
+ * (`Tx.later`) could not keep that order by itself: the parts of one
+ * statement run in no set order, so several documents written late in one
+ * transaction would take their ids in any order.
+ */
+export const DRAW_DOCUMENT_ID = sql<string>`nextval('search_documents_id_seq')`;
 
 /** A message whose body an edit changed: its document says what the new body says. */
 export async function reindexMessage(tx: Tx, message: IndexedMessage): Promise<void> {
@@ -159,7 +174,10 @@ export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
  */
 async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
   if (tx.dialect === 'postgres') {
-    await writeDocuments(tx.db, tx.dialect, [document], 'fail');
+    const row = { ...document.row, terms: tsvectorLiteral(documentTerms(document.title, document.body)) };
+    // With its id drawn, nothing about a new document depends on when it is written: it goes with the unit's last statement.
+    if (row.id !== undefined) tx.later(WRITE_DOCUMENTS.fail, { rows: [row] });
+    else await WRITE_DOCUMENTS.fail.execute(tx.db, { rows: [row] });
     return;
   }
   const terms = documentTerms(document.title, document.body);

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
 import pg from 'pg';
 import { appendEvents, type Appended } from '../events/append.js';
 import type { NewEvent } from '../events/types.js';
 import type { Clock } from '../shared/clock.js';
 import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
+import type { PreparedStatement } from './prepared.js';
 import type { DatabaseSchema } from './schema.js';
 import { SqliteBatches, type Committed, type UnitOutcome, type Work } from './sqlite-batches.js';
 import { WriteWatch, type WriteWatcher } from './write-watch.js';
@@ -23,6 +24,12 @@ export interface Tx {
   /** One timestamp for the whole unit of work, from the injected clock. */
   readonly now: Date;
   emit(event: NewEvent): void;
+  /**
+   * A write nothing in this unit reads back, sent with the unit's last
+   * statement (together.ts): on PostgreSQL it costs no round trip of its own.
+   * Its errors surface when the unit ends, as its COMMIT's would.
+   */
+  later<A extends object>(statement: PreparedStatement<A, unknown>, args: A): void;
   /** Runs after a successful commit (wake feed waiters, schedule deliveries). */
   afterCommit(fn: () => void): void;
 }
@@ -183,6 +190,7 @@ export class Database {
   private async unit<T>(trx: Transaction<DatabaseSchema>, fn: (tx: Tx) => Promise<T>): Promise<UnitOutcome<T>> {
     const hooks: Array<() => void> = [];
     const pending: NewEvent[] = [];
+    const writes: CompiledQuery[] = [];
     const now = this.options.clock.now();
     const watch = this.watchers.length > 0 ? new WriteWatch(this.watchers, 'with the transaction') : undefined;
     let ticket: ReturnType<EventLogHooks['appended']> | undefined;
@@ -192,10 +200,11 @@ export class Database {
         dialect: this.dialect,
         now,
         emit: (event) => pending.push(event),
+        later: (statement, args) => writes.push(statement.bind(tx.db, args)),
         afterCommit: (hook) => hooks.push(hook),
       };
       const value = await fn(tx);
-      const appended = await appendEvents(trx, this.dialect, pending, now.toISOString());
+      const appended = await appendEvents(trx, this.dialect, pending, now.toISOString(), writes);
       if (pending.length > 0) ticket = this.eventLog?.appended(appended);
       return {
         value,

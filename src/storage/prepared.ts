@@ -44,12 +44,20 @@ export class PreparedStatement<A extends object, R> {
   constructor(private readonly build: (db: Kysely<DatabaseSchema>, args: A, dialect: Dialect) => Compilable<R> | RawBuilder<R>) {}
 
   async execute(db: Kysely<DatabaseSchema>, args: A): Promise<QueryResult<R>> {
+    return db.getExecutor().executeQuery<R>(this.bind(db, args));
+  }
+
+  /**
+   * The statement with this call's values, as the plugins have seen it: what
+   * `execute` runs, or one part of a statement sent with others (together.ts).
+   */
+  bind(db: Kysely<DatabaseSchema>, args: A): CompiledQuery<R> {
     const executor = db.getExecutor();
     const plan = this.plan(db, args, executor.adapter);
     const queryId = createQueryId();
     executor.transformQuery(plan.compiled.query, queryId);
     const parameters = plan.bindings.map((binding) => ('constant' in binding ? binding.constant : at(args, binding.path)));
-    return executor.executeQuery<R>({ ...plan.compiled, queryId, parameters });
+    return { ...plan.compiled, queryId, parameters };
   }
 
   async rows(db: Kysely<DatabaseSchema>, args: A): Promise<R[]> {
