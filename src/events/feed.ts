@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Actor } from '../identity/actor.js';
 import type { HeldWait, WaitAllowance } from '../operations/waits.js';
 import { invalid } from '../shared/errors.js';
@@ -22,6 +22,14 @@ export interface Feed {
   key: string;
   /** Narrows the event query to this feed; may read the database (access filters), so it runs only when needed. */
   select(): Promise<(q: EventQuery) => EventQuery>;
+  /**
+   * The subject whose events make up this feed, when there is one (the inbox:
+   * the member's mention subject); `select` may narrow them further. A page
+   * then walks that subject's rows in `event_subjects` in cursor order and
+   * stops after a page. Without it a page walks the log, which suits a feed
+   * dense in the log (a Space), not one whose events may lie anywhere in it.
+   */
+  drivenBy?: string;
   /**
    * Whether this node may keep the pages it served (page-cache.ts): `true`
    * where a page depends only on the log and who reads it; a string where it
@@ -76,7 +84,8 @@ export async function readFeed(
 ): Promise<FeedAnswer> {
   const { since, limit } = read;
   if (read.newest !== undefined) {
-    return serialise(await readNewest(store, await feed.select(), tail.head, read.newest, read.before, readerHandle(reader)));
+    const selection = { select: await feed.select(), drivenBy: feed.drivenBy };
+    return serialise(await readNewest(store, selection, tail.head, read.newest, read.before, readerHandle(reader)));
   }
   await rejectCursorBeyondHead(tail, since);
   const deadline = Date.now() + (read.wait ?? 0) * 1000;
@@ -85,7 +94,7 @@ export async function readFeed(
     feed.keepsPages === false
       ? undefined
       : `${feed.key}\n${since}\n${limit}\n${handle ?? ''}${typeof feed.keepsPages === 'string' ? `\n${feed.keepsPages}` : ''}`;
-  let select: ((q: EventQuery) => EventQuery) | undefined;
+  let selection: FeedSelection | undefined;
   let held: HeldWait | undefined;
   try {
     for (;;) {
@@ -93,9 +102,9 @@ export async function readFeed(
       if (head > since) {
         const known = kept === undefined ? undefined : tail.pages.get(kept, head);
         if (known) return known;
-        select ??= await feed.select();
+        selection ??= { select: await feed.select(), drivenBy: feed.drivenBy };
         const redactions = tail.pages.redactions;
-        const page = await readPage(store, select, since, limit, handle);
+        const page = await readPage(store, selection, since, limit, handle);
         if (page.events.length > 0) {
           const answer = serialise(page);
           if (kept !== undefined) tail.pages.put(kept, page.events.length === limit ? 'full' : head, answer, redactions);
@@ -134,8 +143,8 @@ function serialise(page: FeedPage): FeedAnswer {
 }
 
 /** The events of a feed this reader may see: audience-restricted ones only for their audience. */
-function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => EventQuery, handle: string | null): EventQuery {
-  return select(db.selectFrom('events').selectAll('events')).where((eb) =>
+function visibleEvents(store: EventStore, feed: FeedSelection, handle: string | null): EventQuery {
+  return feed.select(feedEvents(store, feed.drivenBy)).where((eb) =>
     handle === null
       ? eb('events.audience', 'is', null)
       : eb.or([
@@ -149,6 +158,48 @@ function visibleEvents(db: Kysely<DatabaseSchema>, select: (q: EventQuery) => Ev
           ),
         ]),
   );
+}
+
+/** A feed as a page reads it: how to narrow the log, and the subject whose rows drive the read, if any. */
+interface FeedSelection {
+  select: (q: EventQuery) => EventQuery;
+  drivenBy?: string | undefined;
+}
+
+/**
+ * Where a page's rows come from: the log, or the driving subject's rows, each
+ * with its event. With a subject, the subject's rows are the outer loop and
+ * each event is looked up by its cursor, so a page costs its own rows on
+ * either database. A plain join would not hold: the two cursors being equal,
+ * PostgreSQL may still merge the subject's rows with the log walked from one
+ * end, which, for a subject whose events lie far from that end, walks the log.
+ */
+function feedEvents(store: EventStore, drivenBy: string | undefined): EventQuery {
+  const db = store.kysely;
+  if (drivenBy === undefined) return db.selectFrom('events').selectAll('events');
+  const subjectRows = db.selectFrom('event_subjects').where('event_subjects.subject', '=', drivenBy);
+  if (store.dialect === 'sqlite') {
+    // SQLite never reorders a CROSS JOIN: its left table stays the outer loop.
+    return subjectRows.crossJoin('events').whereRef('events.cursor', '=', 'event_subjects.cursor').selectAll('events');
+  }
+  // A subquery with a limit is never merged into the join around it, so each
+  // subject row fetches its one event by key and nothing can walk the log.
+  return subjectRows
+    .innerJoinLateral(
+      (eb) => eb.selectFrom('events').selectAll('events').whereRef('events.cursor', '=', 'event_subjects.cursor').limit(1).as('events'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('events');
+}
+
+/**
+ * The cursor a page is bounded and ordered by: with a driving subject, the
+ * subject row's, so that the bound and the order fall on the key the read
+ * walks. The event's cursor is equal, but a bound on it need not narrow the
+ * subject rows walked: the walk could start from the subject's first row.
+ */
+function pageCursor(feed: FeedSelection) {
+  return sql.ref<number>(feed.drivenBy === undefined ? 'events.cursor' : 'event_subjects.cursor');
 }
 
 /**
@@ -168,14 +219,9 @@ function withMessageBodies(store: EventStore, query: EventQuery) {
     );
 }
 
-async function readPage(
-  store: EventStore,
-  select: (q: EventQuery) => EventQuery,
-  since: number,
-  limit: number,
-  handle: string | null,
-): Promise<FeedPage> {
-  const page = visibleEvents(store.kysely, select, handle).where('events.cursor', '>', since).orderBy('events.cursor', 'asc').limit(limit);
+async function readPage(store: EventStore, feed: FeedSelection, since: number, limit: number, handle: string | null): Promise<FeedPage> {
+  const cursor = pageCursor(feed);
+  const page = visibleEvents(store, feed, handle).where(cursor, '>', since).orderBy(cursor, 'asc').limit(limit);
   const rows = await withMessageBodies(store, page).execute();
   const events = rows.map(toEvent);
   return { events, cursor: events.length > 0 ? events[events.length - 1]!.cursor : since, protocol: PROTOCOL };
@@ -193,15 +239,16 @@ async function readPage(
  */
 async function readNewest(
   store: EventStore,
-  select: (q: EventQuery) => EventQuery,
+  feed: FeedSelection,
   head: number,
   newest: number,
   before: number | undefined,
   handle: string | null,
 ): Promise<FeedPage> {
-  let query = visibleEvents(store.kysely, select, handle).where('events.cursor', '<=', head);
-  if (before !== undefined) query = query.where('events.cursor', '<', before);
-  const rows = await withMessageBodies(store, query.orderBy('events.cursor', 'desc').limit(newest)).execute();
+  const cursor = pageCursor(feed);
+  let query = visibleEvents(store, feed, handle).where(cursor, '<=', head);
+  if (before !== undefined) query = query.where(cursor, '<', before);
+  const rows = await withMessageBodies(store, query.orderBy(cursor, 'desc').limit(newest)).execute();
   return { events: rows.reverse().map(toEvent), cursor: head, protocol: PROTOCOL };
 }
 

@@ -21,20 +21,9 @@ export async function readInbox(store: EventStore, tail: EventTail, actor: Actor
   const me = requireActiveMember(actor);
   const feed = {
     key: feedKeys.inbox(me.member.handle),
-    select: async () => {
-      const readable = await readableSpaces(db, me);
-      return (q: EventQuery) =>
-        readable(
-          q.where('events.cursor', 'in', (eb) =>
-            eb
-              .selectFrom('event_subjects')
-              .select('event_subjects.cursor')
-              .where('event_subjects.subject', '=', `member:mentioned:${me.member.handle}`)
-              // Redundant with the feed's own bound, but lets the subject index drive the scan.
-              .where('event_subjects.cursor', '>', read.since),
-          ),
-        );
-    },
+    select: () => readableSpaces(db, me),
+    // A member's mentions can lie anywhere in the log, far behind its head: a page walks them, not the log.
+    drivenBy: `member:mentioned:${me.member.handle}`,
     // A page follows the reader's access to each Space, which can change without a new event in this
     // feed: kept under the member's access version (moved by every admission or role change, migration
     // 0032) and the Spaces an OAuth grant narrows it to.
