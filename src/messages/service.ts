@@ -117,12 +117,13 @@ export async function postMessage(
   const body = prepared.text;
   const participants = actor.kind === 'member' ? [actor.member.handle] : [];
   if ('direct' in target) participants.push(target.direct);
-  const { space, held, channelFound, nextId, nextDocumentId } = await openPost(tx, slug, participants, 'channel' in target ? target.channel : undefined);
+  const opened = await openPost(tx, slug, participants, 'channel' in target ? target.channel : undefined, 'direct' in target ? [] : prepared.candidates);
+  const { space, held, channelFound, nextId, nextDocumentId } = opened;
   const known = actor.kind === 'member' ? { state: held.get(actor.member.handle) } : undefined;
   const author = (await requireAct(tx.db, actor, space, known)).member.handle;
   checkBody(body);
   requireActiveSpace(space);
-  const placement = await place(tx, author, space, target, prepared.candidates, channelFound);
+  const placement = await place(tx, author, space, target, channelFound, () => mentionedIn(tx, prepared.candidates, author, opened.activeCandidates));
   const threadAuthors = threadRoot === undefined ? [] : await joinThread(tx, space.slug, placement, threadRoot);
   // A reply notifies the thread's earlier authors as a mention would: through their inbox.
   const notified = [...new Set([...placement.mentioned, ...threadAuthors])].filter((handle) => handle !== author);
@@ -165,14 +166,30 @@ export async function postMessage(
   return message;
 }
 
-async function place(tx: Tx, author: string, space: SpaceRecord, target: MessageTarget, candidates: string[], channelFound: boolean): Promise<Placement> {
+/**
+ * The members a body mentions, as resolveMentions answers: from what the
+ * post's first read found when it could, so a mention costs no statement of its own.
+ */
+async function mentionedIn(tx: Tx, candidates: readonly string[], author: string, active: Set<string> | undefined): Promise<string[]> {
+  if (active === undefined) return resolveMentions(tx.db, candidates, author);
+  return candidates.filter((handle) => handle !== author && active.has(handle));
+}
+
+async function place(
+  tx: Tx,
+  author: string,
+  space: SpaceRecord,
+  target: MessageTarget,
+  channelFound: boolean,
+  mentions: () => Promise<string[]>,
+): Promise<Placement> {
   if ('channel' in target) {
     if (!channelFound) throw notFound('channel_not_found', `no channel ${target.channel} in Space ${space.slug}`);
-    const mentioned = await resolveMentions(tx.db, candidates, author);
+    const mentioned = await mentions();
     return { channel: target.channel, task_id: null, direct: null, mentioned, subject: `channel:${target.channel}` };
   }
   if ('task' in target) {
-    const mentioned = await resolveMentions(tx.db, candidates, author);
+    const mentioned = await mentions();
     return { channel: null, task_id: target.task, direct: null, mentioned, subject: `task:${target.task}` };
   }
   const other = target.direct;
@@ -258,7 +275,12 @@ async function insertMessage(tx: Tx, id: number | undefined, message: NewMessage
 const INSERT_MESSAGE = new PreparedStatement((db, row: NewMessage) => db.insertInto('messages').values(row).returningAll());
 const INSERT_MESSAGE_WITH_ID = new PreparedStatement((db, row: NewMessage & { id: number }) => db.insertInto('messages').values(row));
 
-const OPEN_POST = new PreparedStatement((db, { slug, handles, channel }: { slug: string; handles: string[]; channel: string | undefined }, dialect) =>
+/** Mention candidates resolved in a post's first read; a body naming more resolves them in batches of its own (resolveMentions). */
+const CANDIDATES_IN_OPEN_POST = 32;
+
+type OpenPostArgs = { slug: string; handles: string[]; channel: string | undefined; candidates: string[] };
+
+const OPEN_POST = new PreparedStatement((db, { slug, handles, channel, candidates }: OpenPostArgs, dialect) =>
   db
     .selectFrom('spaces as s')
     .selectAll('s')
@@ -275,6 +297,12 @@ const OPEN_POST = new PreparedStatement((db, { slug, handles, channel }: { slug:
       channel === undefined
         ? sql<boolean>`true`.as('channel_found')
         : eb.exists(eb.selectFrom('channels as c').select('c.name').whereRef('c.space', '=', 's.slug').where('c.name', '=', channel)).as('channel_found'),
+      // Which of the body's candidates are active members: a mention notifies only those (resolve-mentions.ts).
+      candidates.length === 0
+        ? sql<null>`null`.as('active_candidates')
+        : dialect === 'postgres'
+          ? sql<string[] | null>`(select json_agg(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = 'active')`.as('active_candidates')
+          : sql<string | null>`(select json_group_array(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = 'active')`.as('active_candidates'),
       // PostgreSQL: the ids of the message and its search document, drawn now, so both inserts can go with the post's last statement (insertMessage).
       dialect === 'postgres' ? sql<string>`nextval('messages_id_seq')`.as('next_id') : sql<null>`null`.as('next_id'),
       dialect === 'postgres' ? DRAW_DOCUMENT_ID.as('next_document_id') : sql<null>`null`.as('next_document_id'),
@@ -297,16 +325,35 @@ async function openPost(
   slug: string,
   participants: string[],
   channel: string | undefined,
-): Promise<{ space: SpaceRecord; held: Map<string, MembershipState>; channelFound: boolean; nextId: number | undefined; nextDocumentId: number | undefined }> {
-  const row = await OPEN_POST.first(tx.db, { slug, handles: [...participants].sort(), channel });
+  candidates: readonly string[],
+): Promise<OpenedPost> {
+  const resolved = candidates.length <= CANDIDATES_IN_OPEN_POST ? [...new Set(candidates)].sort() : [];
+  const row = await OPEN_POST.first(tx.db, { slug, handles: [...participants].sort(), channel, candidates: resolved });
   if (!row) throw notFound('space_not_found', `no such Space: ${slug}`);
-  const { held, channel_found, next_id, next_document_id, ...space } = row;
-  // SQLite hands JSON back as text.
-  const rows = (typeof held === 'string' ? JSON.parse(held) : held) as Array<[string, MembershipState]> | null;
-  return { space: toSpaceRecord(space), held: new Map(rows ?? []), channelFound: Boolean(channel_found),
+  const { held, channel_found, active_candidates, next_id, next_document_id, ...space } = row;
+  return {
+    space: toSpaceRecord(space),
+    held: new Map(fromJson<Array<[string, MembershipState]>>(held) ?? []),
+    channelFound: Boolean(channel_found),
+    activeCandidates: candidates.length > CANDIDATES_IN_OPEN_POST ? undefined : new Set(fromJson<string[]>(active_candidates) ?? []),
     nextId: next_id === null ? undefined : Number(next_id),
     nextDocumentId: next_document_id === null ? undefined : Number(next_document_id),
   };
+}
+
+interface OpenedPost {
+  space: SpaceRecord;
+  held: Map<string, MembershipState>;
+  channelFound: boolean;
+  /** The body's mention candidates that are active members; undefined when there were too many to read here. */
+  activeCandidates: Set<string> | undefined;
+  nextId: number | undefined;
+  nextDocumentId: number | undefined;
+}
+
+/** SQLite hands JSON back as text, PostgreSQL as values. */
+function fromJson<T>(value: T | string | null): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
 function conversation(a: string, b: string): [string, string] {

@@ -154,7 +154,11 @@ async function writableSpace(tx: Tx, actor: Actor, slug: string): Promise<string
 
 /** Equal bytes share one blob; a concurrent insert of the same digest is not an error. */
 async function storeBlob(tx: Tx, content: PreparedContent, ts: string): Promise<void> {
-  await STORE_BLOB.execute(tx.db, { digest: content.digest, bytes: content.bytes, byte_length: content.bytes.length, created_ts: ts });
+  await STORE_BLOB.execute(tx.db, blobRow(content, ts));
+}
+
+function blobRow(content: PreparedContent, ts: string): Insertable<BlobTable> {
+  return { digest: content.digest, bytes: content.bytes, byte_length: content.bytes.length, created_ts: ts };
 }
 
 // A new version's statements are built once (storage/prepared.ts): the query builder cost more than a small version's SQL.
@@ -246,9 +250,10 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
   }
   const version = Number(advanced.current_version);
   const { content } = input;
-  await storeBlob(tx, content, ts);
-  await insertVersion(tx, id, version, advanced.name, content, author, ts);
-  await indexResource(tx, { id, space: slug, name: advanced.name, mime_type: content.mime_type, author, created_ts: ts, text: content.text });
+  // Nothing below reads the blob, the version row or the document back: they go with the event (storage/together.ts).
+  tx.later(STORE_BLOB, blobRow(content, ts));
+  tx.later(INSERT_VERSION, versionRow(id, version, advanced.name, content, author, ts));
+  await indexResource(tx, { id, space: slug, name: advanced.name, mime_type: content.mime_type, author, created_ts: ts, text: content.text }, { late: true });
   tx.emit({
     type: 'resource_version_added',
     space: slug,
@@ -267,16 +272,11 @@ export async function addVersion(tx: Tx, actor: Actor, slug: string, id: string,
 }
 
 async function insertVersion(tx: Tx, id: string, version: number, name: string, content: PreparedContent, author: string, ts: string) {
-  await INSERT_VERSION.execute(tx.db, {
-    resource_id: id,
-    version,
-    name,
-    mime_type: content.mime_type,
-    digest: content.digest,
-    byte_length: content.bytes.length,
-    created_by: author,
-    created_ts: ts,
-  });
+  await INSERT_VERSION.execute(tx.db, versionRow(id, version, name, content, author, ts));
+}
+
+function versionRow(id: string, version: number, name: string, content: PreparedContent, author: string, ts: string): Insertable<ResourceVersionTable> {
+  return { resource_id: id, version, name, mime_type: content.mime_type, digest: content.digest, byte_length: content.bytes.length, created_by: author, created_ts: ts };
 }
 
 /** Read access follows the Space (protocol: Space admission): public for open and request Spaces. */

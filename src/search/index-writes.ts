@@ -174,7 +174,7 @@ export async function indexTask(tx: Tx, task: IndexedTask): Promise<void> {
  */
 async function writeNew(tx: Tx, document: SearchDocument): Promise<void> {
   if (tx.dialect === 'postgres') {
-    const row = { ...document.row, terms: tsvectorLiteral(documentTerms(document.title, document.body)) };
+    const row = postgresRow(document);
     // With its id drawn, nothing about a new document depends on when it is written: it goes with the unit's last statement.
     if (row.id !== undefined) tx.later(WRITE_DOCUMENTS.fail, { rows: [row] });
     else await WRITE_DOCUMENTS.fail.execute(tx.db, { rows: [row] });
@@ -209,11 +209,14 @@ const SQLITE_WRITE_NEW = `insert into search_document_writes
  * Concurrent versions of one Resource write here in the order they took the
  * Resource's row (addVersion's UPDATE), so the last to commit is the current one.
  */
-export async function indexResource(tx: Tx, resource: IndexedResource): Promise<void> {
+export async function indexResource(tx: Tx, resource: IndexedResource, opts: { late?: boolean } = {}): Promise<void> {
   if (!writesIndexed) return;
   const document = resourceDocument(resource);
-  if (document) await writeDocuments(tx.db, tx.dialect, [document], 'replace');
-  else await removeDocument(tx.db, tx.dialect, recordKey('resource', resource.id));
+  if (!document) await removeDocument(tx.db, tx.dialect, recordKey('resource', resource.id));
+  // `late`: nothing in the unit reads the document back. On PostgreSQL it then goes with the unit's last
+  // statement: a Resource's one document keeps its id when replaced, or takes the next if it had none.
+  else if (opts.late && tx.dialect === 'postgres') tx.later(WRITE_DOCUMENTS.replace, { rows: [postgresRow(document)] });
+  else await writeDocuments(tx.db, tx.dialect, [document], 'replace');
 }
 
 /**
@@ -289,6 +292,11 @@ async function numberBelow(db: Kysely<DatabaseSchema>, dialect: Dialect, chunk: 
     .executeTakeFirstOrThrow();
   const first = Math.min(Number(low ?? 0), 0) - 1;
   chunk.forEach(({ document }, i) => (document.row = { ...document.row, id: first - i }));
+}
+
+/** A document's row as PostgreSQL stores it: with its terms as a tsvector literal. */
+function postgresRow(document: SearchDocument): DocumentRow {
+  return { ...document.row, terms: tsvectorLiteral(documentTerms(document.title, document.body)) };
 }
 
 async function writePostgres(db: Kysely<DatabaseSchema>, chunk: Array<{ document: SearchDocument; terms: DocumentTerms }>, onIndexed: OnIndexed): Promise<number> {
