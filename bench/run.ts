@@ -33,8 +33,13 @@ const WARM_UP_SECONDS = 1;
 const CONNECTIONS = Number(process.env.ATRIUM_BENCH_CONNECTIONS ?? 10);
 const WRITERS = 16;
 const WAKES = Number(process.env.ATRIUM_BENCH_WAKES ?? 200);
-/** Webhook subscriptions in the webhook scenario (20 per subscriber, the per-Space quota). */
-const SUBSCRIPTIONS = 1000;
+/**
+ * Webhook subscriptions in the webhook scenario (20 per subscriber, the per-Space
+ * quota): ATRIUM_BENCH_WEBHOOK_SUBSCRIPTIONS, a multiple of 20, for another
+ * count (10000 for the scale of a large host; the seed makes a subscriber per 20).
+ */
+const SUBSCRIPTIONS = Number(process.env.ATRIUM_BENCH_WEBHOOK_SUBSCRIPTIONS ?? 1000);
+if (!Number.isInteger(SUBSCRIPTIONS / 20) || SUBSCRIPTIONS <= 0) throw new Error('ATRIUM_BENCH_WEBHOOK_SUBSCRIPTIONS must be a positive multiple of 20');
 /** Posts whose wakes (one per subscription each) are timed. */
 const WEBHOOK_POSTS = Number(process.env.ATRIUM_BENCH_WEBHOOK_POSTS ?? 10);
 /** Calls timed each way in the credential gateway scenario. */
@@ -594,9 +599,10 @@ async function subscribeAll(base: string, seeded: Seeded, receiver: WakeReceiver
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as { id: string };
   };
-  const perMember = SUBSCRIPTIONS / seeded.subscribers.length;
+  const perMember = 20;
+  if (seeded.subscribers.length < SUBSCRIPTIONS / perMember) throw new Error(`the seed made ${seeded.subscribers.length} subscribers, too few for ${SUBSCRIPTIONS} subscriptions`);
   await Promise.all(
-    seeded.subscribers.map(async (key) => {
+    seeded.subscribers.slice(0, SUBSCRIPTIONS / perMember).map(async (key) => {
       const endpoint = await call(key, 'POST', '/v0/webhook-endpoints', { url: receiver.url });
       await call(key, 'POST', `/v0/webhook-endpoints/${endpoint.id}/verify`);
       for (let i = 0; i < perMember; i++) {

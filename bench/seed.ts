@@ -69,9 +69,9 @@ try {
   }
   // The first writer's session consents to an OAuth grant for itself, so the token poll acts as the same member as the key poll.
   const writerSession = (await ctx.db.transaction((tx) => startSession(tx, 'bench-writer-0'))).token;
-  // Fifty members to own the thousand webhook subscriptions of the webhook scenario (20 each: the per-Space quota).
+  // Members to own the webhook scenario's subscriptions (20 each: the per-Space quota), fifty for the usual thousand.
   const subscribers: string[] = [];
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < Math.max(50, Number(process.env.ATRIUM_BENCH_WEBHOOK_SUBSCRIPTIONS ?? 1000) / 20); i++) {
     const handle = `bench-subscriber-${i}`;
     await ctx.db.transaction((tx) => createHuman(tx, system, { handle, email: `${handle}@example.test` }));
     subscribers.push((await ctx.db.transaction((tx) => mintMemberKey(tx, handle, 'client_activation', 'bench'))).key);

@@ -333,7 +333,6 @@ for (const backend of backends()) {
       assert.equal(await members.getByText('@crowd-200').count(), 0);
       assert.equal((await members.locator('.badge').first().innerText()).trim(), '200+');
       await assertAccessible(page, 'members, paged');
-      await screenshots(page, 'spaces-members-paged');
       await members.getByRole('button', { name: 'Show more current members' }).click();
       await members.getByText('@crowd-204').waitFor();
       assert.equal((await members.locator('.badge').first().innerText()).trim(), '205');
