@@ -30,6 +30,11 @@ interface LoggedEvent {
 }
 
 type SubscriptionRow = Selectable<WebhookSubscriptionTable>;
+/** What building a wake reads of an owed subscription. */
+type OwedRow = Pick<
+  SubscriptionRow,
+  'id' | 'version' | 'scope' | 'space' | 'activation_cursor' | 'owed_after' | 'owed_through' | 'owed_since_ts' | 'debounce_ms' | 'catch_up'
+>;
 
 /**
  * One projection step (docs/webhooks.md, "From commit to wake"), in the
@@ -103,9 +108,11 @@ async function owe(tx: Tx, events: readonly LoggedEvent[]): Promise<void> {
     for (const subject of event.subjects) if (subject.startsWith(MENTIONED)) mentioned.add(subject.slice(MENTIONED.length));
   }
   if (spaces.size === 0 && mentioned.size === 0) return;
+  // Only what qualifying needs: a projection reads every live subscription an event may concern at every pass,
+  // and SQLite spent more of a pass making a thousand rows' unused columns into objects than on the rest of it.
   const subscriptions = await tx.db
     .selectFrom('webhook_subscriptions')
-    .selectAll()
+    .select(['id', 'owner_member', 'scope', 'space', 'filter', 'activation_cursor'])
     .where('deleted_ts', 'is', null)
     .where('status', 'in', ['active', 'paused'])
     .where((eb) =>
@@ -119,16 +126,24 @@ async function owe(tx: Tx, events: readonly LoggedEvent[]): Promise<void> {
   const spaceRows = spaces.size > 0 ? await tx.db.selectFrom('spaces').select(['slug', 'join_policy', 'status']).where('slug', 'in', [...spaces]).execute() : [];
   const spaceBySlug = new Map(spaceRows.map((row) => [row.slug, row]));
   const eligibility = await Eligibility.load(tx.db, subscriptions.map((s) => s.owner_member), [...spaces]);
+  // Which events qualify depends on the owner, the scope, the Space and the filter, and then only on where the
+  // subscription was activated: worked out once for each such kind, a Space's thousand subscriptions of a few
+  // dozen owners cost a few dozen passes over the events, not a thousand.
+  const qualifyingFor = new Map<string, LoggedEvent[]>();
   // Subscriptions owed the same range are updated together: a Space with a thousand subscribers costs a few statements, not a thousand.
   const groups = new Map<string, { through: number; since: string; ids: string[] }>();
   for (const subscription of subscriptions) {
-    const qualifying = events.filter((event) => qualifies(subscription, event, spaceBySlug, eligibility));
-    if (qualifying.length === 0) continue;
+    const kind = JSON.stringify([subscription.owner_member, subscription.scope, subscription.space, subscription.filter]);
+    let qualifying = qualifyingFor.get(kind);
+    if (!qualifying) qualifyingFor.set(kind, (qualifying = events.filter((event) => qualifies(subscription, event, spaceBySlug, eligibility))));
+    const activated = Number(subscription.activation_cursor ?? Number.MAX_SAFE_INTEGER);
+    const since = qualifying.find((event) => event.cursor > activated);
+    if (!since) continue;
     const through = qualifying.at(-1)!.cursor;
-    const since = qualifying[0]!.created_ts;
-    const group = groups.get(`${through} ${since}`) ?? { through, since, ids: [] };
+    const key = `${through} ${since.created_ts}`;
+    const group = groups.get(key) ?? { through, since: since.created_ts, ids: [] };
     group.ids.push(subscription.id);
-    groups.set(`${through} ${since}`, group);
+    groups.set(key, group);
   }
   for (const { through, since, ids } of groups.values()) {
     for (const chunk of chunks(ids)) {
@@ -143,8 +158,13 @@ async function owe(tx: Tx, events: readonly LoggedEvent[]): Promise<void> {
 
 type SpaceRow = { slug: string; join_policy: 'open' | 'request' | 'invite'; status: string };
 
-function qualifies(subscription: SubscriptionRow, event: LoggedEvent, spaces: Map<string, SpaceRow>, eligibility: Eligibility): boolean {
-  if (event.cursor <= Number(subscription.activation_cursor ?? Number.MAX_SAFE_INTEGER)) return false;
+/** Whether an event qualifies for a subscription of this kind, wherever it was activated (owe() applies that). */
+function qualifies(
+  subscription: Pick<SubscriptionRow, 'owner_member' | 'scope' | 'space' | 'filter'>,
+  event: LoggedEvent,
+  spaces: Map<string, SpaceRow>,
+  eligibility: Eligibility,
+): boolean {
   const owner = subscription.owner_member;
   if (subscription.scope === 'inbox_events') {
     if (!event.subjects.includes(MENTIONED + owner)) return false;
@@ -170,7 +190,7 @@ async function buildDueWakes(tx: Tx, issuer: string): Promise<number> {
   const owed = await tx.db
     .selectFrom('webhook_subscriptions as s')
     .innerJoin('webhook_endpoints as e', 'e.id', 's.endpoint_id')
-    .selectAll('s')
+    .select(['s.id', 's.version', 's.scope', 's.space', 's.activation_cursor', 's.owed_after', 's.owed_through', 's.owed_since_ts', 's.debounce_ms', 's.catch_up'])
     .where('s.deleted_ts', 'is', null)
     .where('s.status', '=', 'active')
     .where('e.status', '=', 'active')
@@ -180,7 +200,7 @@ async function buildDueWakes(tx: Tx, issuer: string): Promise<number> {
     .execute();
   const ts = now.toISOString();
   const idle: string[] = [];
-  const due: SubscriptionRow[] = [];
+  const due: OwedRow[] = [];
   for (const subscription of owed) {
     // Asked to catch up, but nothing qualified meanwhile: nothing to send.
     if (subscription.owed_through === null) idle.push(subscription.id);
@@ -246,7 +266,7 @@ function dueAt(subscription: Pick<SubscriptionRow, 'owed_since_ts' | 'debounce_m
  * The envelope, exactly these fields in this order, serialised once: every
  * attempt and every replay sends these same bytes.
  */
-function wakeBody(id: string, issuer: string, subscription: SubscriptionRow, after: number, through: number, createdTs: string): string {
+function wakeBody(id: string, issuer: string, subscription: Pick<SubscriptionRow, 'id' | 'version' | 'scope' | 'space'>, after: number, through: number, createdTs: string): string {
   const space = subscription.scope === 'space_events';
   return JSON.stringify({
     spec_version: SPEC_VERSION,

@@ -5,7 +5,7 @@ import type { EventLog } from '../events/log.js';
 import { feedKeys } from '../events/tail.js';
 import type { Database } from '../storage/database.js';
 import type { WebhookDispatch } from './dispatch.js';
-import { nextOwedDue, project } from './projector.js';
+import { nextOwedDue, project, PROJECTION_BATCH } from './projector.js';
 import { attempt, cancel, cancellations, claimDue, recordAttempts, type AttemptDeps, type AttemptRecord, type RecordDeps, type SendCaps } from './sender.js';
 import type { WebhookSigningKeys } from './signing-keys.js';
 import { EgressPool } from '../egress/request.js';
@@ -72,6 +72,8 @@ export class WebhookWorker implements WebhookDispatch {
   private running = false;
   private loop: Promise<void> | undefined;
   private kicked = false;
+  /** Ended attempts freed slots worth a claim (claimSoon): claimed without waiting for the next pass. */
+  private freed = false;
   /** Ended attempts freed a few slots: look again after the pass gap (nudge). */
   private nudged = false;
   /** In `sleep` (not in the pass gap, which a nudge must not cut short). */
@@ -156,12 +158,34 @@ export class WebhookWorker implements WebhookDispatch {
     if (this.sleeping) this.interrupt?.abort();
   }
 
+  /**
+   * Ended attempts freed slots worth a claim (CLAIM_BATCH): claim at once,
+   * without a pass. Projecting reads and rewrites every live subscription the
+   * new events concern, so a pass after every recorded batch of attempts ran
+   * the projection a hundred times a second under a thousand-subscription
+   * fan-out (six passes per post on SQLite); what those slots can take was
+   * built already, and new wakes wait at most MIN_PASS_GAP_MS for the next pass.
+   */
+  private claimSoon(): void {
+    this.freed = true;
+    if (!this.kicked) this.interrupt?.abort();
+  }
+
   /** One pass: project and build what is due, then send what is due. Exposed for tests and the bench. */
   async cycle(): Promise<void> {
+    // Again only while a pass took a full batch (a backlog to catch up): under a steady stream of writes every
+    // pass finds a few new events, and looping until one found none projected back to back (over a hundred
+    // passes a second, each reading and rewriting every live subscription concerned) and sent nothing meanwhile.
     for (;;) {
       const result = await this.ctx.db.transaction((tx) => project(tx, this.issuer));
-      if (!result.ran || result.events === 0) break;
+      if (!result.ran || result.events < PROJECTION_BATCH) break;
     }
+    await this.claimAndSend();
+  }
+
+  /** Claims what is due, as much as the free slots take, and sends each claimed delivery. */
+  private async claimAndSend(): Promise<void> {
+    this.freed = false;
     while (this.running) {
       const now = this.ctx.clock.now();
       const room = SEND_CONCURRENCY - this.sending.size;
@@ -215,7 +239,7 @@ export class WebhookWorker implements WebhookDispatch {
       this.recording = undefined;
       // The batch's attempts still count in `sending` until this returns.
       const free = SEND_CONCURRENCY - this.sending.size + batch.length;
-      if (free >= CLAIM_BATCH) this.kick();
+      if (free >= CLAIM_BATCH) this.claimSoon();
       else this.nudge();
     });
     await this.recording;
@@ -226,7 +250,15 @@ export class WebhookWorker implements WebhookDispatch {
       // SQLite answers synchronously: without a turn of the event loop here, a loop with nothing to wait for would starve every request.
       await new Promise((resolve) => setImmediate(resolve));
       const gap = this.lastPass + MIN_PASS_GAP_MS - Date.now();
-      if (gap > 0 && !this.kicked) await this.pause(gap);
+      if (gap > 0 && !this.kicked) {
+        if (this.freed) {
+          await this.claimAndSend().catch((err: unknown) => this.ctx.log.error({ err }, 'webhook claim failed; retrying'));
+          continue;
+        }
+        // Cut short by a kick, a stop, or freed slots (claimSoon): the loop then looks again.
+        await this.pause(gap);
+        continue;
+      }
       if (!this.running) break;
       this.lastPass = Date.now();
       this.kicked = false;
@@ -238,7 +270,7 @@ export class WebhookWorker implements WebhookDispatch {
         if (!this.running) break;
         this.ctx.log.error({ err }, 'webhook delivery cycle failed; retrying');
       }
-      if (!this.running || this.kicked || this.nudged) continue;
+      if (!this.running || this.kicked || this.nudged || this.freed) continue;
       await this.sleep(seen, await this.nextDue());
     }
   }
@@ -299,7 +331,7 @@ export class WebhookWorker implements WebhookDispatch {
     if (ms === 0) return;
     this.interrupt = new AbortController();
     // A kick (or a nudge) that came while the due time was being read.
-    if (this.kicked || this.nudged || !this.running) return;
+    if (this.kicked || this.nudged || this.freed || !this.running) return;
     this.sleeping = true;
     try {
       const tail = this.ctx.events.tail;
