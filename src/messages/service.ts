@@ -301,8 +301,8 @@ const OPEN_POST = new PreparedStatement((db, { slug, handles, channel, candidate
       candidates.length === 0
         ? sql<null>`null`.as('active_candidates')
         : dialect === 'postgres'
-          ? sql<string[] | null>`(select json_agg(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = 'active')`.as('active_candidates')
-          : sql<string | null>`(select json_group_array(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = 'active')`.as('active_candidates'),
+          ? sql<string[] | null>`(select json_agg(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = ${'active'})`.as('active_candidates')
+          : sql<string | null>`(select json_group_array(m.handle) from members m where m.handle in (${sql.join(candidates)}) and m.status = ${'active'})`.as('active_candidates'),
       // PostgreSQL: the ids of the message and its search document, drawn now, so both inserts can go with the post's last statement (insertMessage).
       dialect === 'postgres' ? sql<string>`nextval('messages_id_seq')`.as('next_id') : sql<null>`null`.as('next_id'),
       dialect === 'postgres' ? DRAW_DOCUMENT_ID.as('next_document_id') : sql<null>`null`.as('next_document_id'),

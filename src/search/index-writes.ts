@@ -130,10 +130,10 @@ export function setWritesIndexed(on: boolean): void {
   writesIndexed = on;
 }
 
-/** A message just posted (channel, direct or task discussion). */
 /**
- * `documentId`: the document's id, drawn already (PostgreSQL, with the post's
- * first read: DRAW_DOCUMENT_ID), so the document can be written late.
+ * A message just posted (channel, direct or task discussion). `documentId`:
+ * the document's id, drawn already (PostgreSQL, with the post's first read:
+ * DRAW_DOCUMENT_ID), so the document can be written late.
  */
 export async function indexMessage(tx: Tx, message: IndexedMessage, documentId?: number): Promise<void> {
   if (!writesIndexed) return;

@@ -160,11 +160,10 @@ export class WebhookWorker implements WebhookDispatch {
 
   /**
    * Ended attempts freed slots worth a claim (CLAIM_BATCH): claim at once,
-   * without a pass. Projecting reads and rewrites every live subscription the
-   * new events concern, so a pass after every recorded batch of attempts ran
-   * the projection a hundred times a second under a thousand-subscription
-   * fan-out (six passes per post on SQLite); what those slots can take was
-   * built already, and new wakes wait at most MIN_PASS_GAP_MS for the next pass.
+   * without a pass. A pass also projects, reading and rewriting every live
+   * subscription the new events concern; what the freed slots can take was
+   * built already, and wakes owed meanwhile wait at most MIN_PASS_GAP_MS for
+   * the next pass.
    */
   private claimSoon(): void {
     this.freed = true;
