@@ -170,16 +170,22 @@ export class WebhookWorker implements WebhookDispatch {
     if (!this.kicked) this.interrupt?.abort();
   }
 
-  /** One pass: project and build what is due, then send what is due. Exposed for tests and the bench. */
-  async cycle(): Promise<void> {
-    // Again only while a pass took a full batch (a backlog to catch up): under a steady stream of writes every
-    // pass finds a few new events, and looping until one found none projected back to back (over a hundred
-    // passes a second, each reading and rewriting every live subscription concerned) and sent nothing meanwhile.
+  /**
+   * One pass: project and build what is due, then send what is due. Answers
+   * how many projection steps it took. Exposed for tests and the bench.
+   */
+  async cycle(): Promise<number> {
+    // Again only while a step took a full batch (a backlog to catch up): under a steady stream of writes every
+    // step finds a few new events, and looping until one found none projected back to back (over a hundred
+    // steps a second, each reading and rewriting every live subscription concerned) and sent nothing meanwhile.
+    let steps = 0;
     for (;;) {
       const result = await this.ctx.db.transaction((tx) => project(tx, this.issuer));
+      steps += 1;
       if (!result.ran || result.events < PROJECTION_BATCH) break;
     }
     await this.claimAndSend();
+    return steps;
   }
 
   /** Claims what is due, as much as the free slots take, and sends each claimed delivery. */
