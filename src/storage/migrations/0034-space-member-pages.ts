@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 
 /**
  * A Space's member list is paged by handle within one state (docs/protocol.md,
- * "Members"). Keyed by Space and handle alone, a page of the few open requests
+ * "Space membership"). Keyed by Space and handle alone, a page of the few open requests
  * in a Space of ten thousand admitted members walked past all of them; by
  * Space, state and handle every page reads only its own rows.
  */
