@@ -89,6 +89,9 @@ for (const backend of backends()) {
       assert.equal(message.author, 'alice');
       assert.equal(message.body, body);
       assert.deepEqual(message.mentioned_members, ['bob', 'carol']);
+      // The answer is the message as stored (on PostgreSQL it is built before its insert is sent with the event's).
+      const listed = (await list('plaza', 'general', '', alice.session)).body.messages as Message[];
+      assert.deepEqual(listed.find((m) => m.id === message.id), message);
 
       const events = await hostEvents(server, since);
       assert.equal(events.length, 1);
