@@ -35,17 +35,14 @@ export async function appendEvents(
   createdTs: string,
   writes: readonly CompiledQuery[] = [],
 ): Promise<Appended> {
-  if (events.length === 0) {
-    await executeWrites(trx, dialect, writes);
-    return { numbered: [], routes: [] };
-  }
-  const rows = events.map((event) => eventRow(event, createdTs));
-  if (dialect === 'postgres') {
+  if (dialect === 'postgres' && events.length > 0) {
     // The unit's later writes and its events: one round trip (storage/together.ts).
-    const queued = await executeAfter(trx, dialect, writes, QUEUE.bind(trx, { rows }));
+    const queued = await executeAfter(trx, dialect, writes, QUEUE.bind(trx, { rows: events.map((event) => eventRow(event, createdTs)) }));
     return { queued: queued.rows.map((row) => Number(row.id)) };
   }
   await executeWrites(trx, dialect, writes);
+  if (events.length === 0) return { numbered: [], routes: [] };
+  const rows = events.map((event) => eventRow(event, createdTs));
   const cursors: number[] = [];
   const routes: EventRoute[] = [];
   for (const [at, row] of rows.entries()) {
