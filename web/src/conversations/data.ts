@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-q
 import { call, client, type Schemas, type Space } from '../api/client';
 import { rootKeys } from '../api/keys';
 import type { useStanding } from '../api/standing';
+import { MEMBER_PAGE, spaceMembersPage } from '../members/space-members';
 
 // The reads behind channels and direct messages. Every key is under
 // ['space', slug, 'conversations', …], so the Space feed follower refreshes
@@ -48,8 +49,8 @@ export function useDirectConversations(slug: string, enabled: boolean) {
 
 /**
  * Handles of the Space's admitted members: who the composer offers to mention
- * and to write to. Read a page of 200 at a time up to SUGGESTED_MEMBERS: in a
- * Space larger than that, the rest can still be typed out in full.
+ * and to write to. Read a page at a time up to SUGGESTED_MEMBERS: in a Space
+ * larger than that, the rest can still be typed out in full.
  */
 export function useSpaceMemberHandles(slug: string, enabled = true) {
   return useQuery({
@@ -58,11 +59,9 @@ export function useSpaceMemberHandles(slug: string, enabled = true) {
     queryFn: async () => {
       const handles: string[] = [];
       for (;;) {
-        const before = handles.at(-1);
-        const query = { state: 'admitted' as const, limit: 200, ...(before === undefined ? {} : { before }) };
-        const { members } = await call(client.GET('/v0/spaces/{slug}/members', { params: { path: { slug }, query } }));
+        const members = await spaceMembersPage(slug, 'admitted', handles.at(-1));
         handles.push(...members.map((m) => m.member));
-        if (members.length < query.limit || handles.length >= SUGGESTED_MEMBERS) return handles;
+        if (members.length < MEMBER_PAGE || handles.length >= SUGGESTED_MEMBERS) return handles;
       }
     },
   });

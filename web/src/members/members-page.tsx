@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
-import { call, client, errorText, type Schemas, type Space } from '../api/client';
+import { call, client, errorText, type Space } from '../api/client';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { useStanding } from '../api/standing';
 import { ConfirmDialog, Handle, Loaded, ShowMore, Time } from '../app/ui';
@@ -10,6 +10,7 @@ import { useMemberRecord } from './member-kind';
 import { useSpace } from '../spaces/space';
 import '../spaces/spaces.css';
 import { membersKeys } from './keys';
+import { MEMBER_PAGE, spaceMembersPage, type MembershipState, type SpaceMember } from './space-members';
 
 // Who belongs to the Space (protocol: Space admission). Everyone who may read
 // the Space sees its admitted members; its Owners and Hosts also see
@@ -46,25 +47,12 @@ export function MembersPage() {
   );
 }
 
-type SpaceMember = Schemas['SpaceMember'];
-type MembershipState = Exclude<SpaceMember['state'], 'none'>;
-
-/** Members per page: the API's most. A Space may hold thousands; each group shows a page and offers the next. */
-const MEMBER_PAGE = 200;
-
 /** One state's memberships in handle order, a page at a time (each page starts after the last handle held). */
 function useMemberGroup(slug: string, state: MembershipState) {
   return useInfiniteQuery({
     queryKey: [...membersKeys.ofSpace(slug), state],
     initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      (
-        await call(
-          client.GET('/v0/spaces/{slug}/members', {
-            params: { path: { slug }, query: { state, limit: MEMBER_PAGE, ...(pageParam !== undefined ? { before: pageParam } : {}) } },
-          }),
-        )
-      ).members,
+    queryFn: ({ pageParam }) => spaceMembersPage(slug, state, pageParam),
     getNextPageParam: (last) => (last.length === MEMBER_PAGE ? last[last.length - 1]!.member : undefined),
   });
 }
