@@ -129,24 +129,29 @@ export async function migrateStore(store: GatewayStore): Promise<void> {
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   for (let attempt = 1; ; attempt++) {
-    const { error } = await migrator.migrateToLatest();
+    const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt >= 5 || !anotherSchemaDropped(error, schema)) throw error;
+    // Without `results`, the failure came from Kysely's listing of tables, before any migration ran.
+    if (attempt >= 5 || !anotherSchemaChanged(error, schema, results === undefined)) throw error;
   }
 }
 
 /**
  * Kysely's migrator lists every table of the database, in every schema, to
- * find its own; a schema dropped meanwhile by someone else sharing the
- * database (a service host, a test next to this one) fails that listing.
+ * find its own; a schema dropped or migrated meanwhile by someone else sharing
+ * the database (a service host, a test next to this one) fails that listing.
  * Nothing of ours was touched, so migrating again is safe. The service's
  * storage has the same rule (storage/database.ts); it is repeated here rather
  * than imported because the gateway takes nothing from the service but wire
  * types and the egress module: what it imports is what can touch a secret.
  */
-function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+function anotherSchemaChanged(error: unknown, ours: string | undefined, whileListing: boolean): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
+  // 42703: a table's column went between the listing reading the catalogue and
+  // asking for the column's sequence; PostgreSQL names no schema then, so it
+  // counts only while listing, when nothing of ours has run yet.
+  if (code === '42703') return whileListing && /^column "[^"]+" of relation "[^"]+" does not exist$/.test(String(message));
   // 3F000: the schema went first; 42P01: one of its tables went while the
   // listing resolved it by name ("schema.table").
   const named =

@@ -147,7 +147,9 @@ export class Database {
     for (let attempt = 1; ; attempt++) {
       const { error, results } = await migrator.migrateToLatest();
       if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-      if (attempt >= 5 || !anotherSchemaDropped(error, schema)) throw error;
+      // Kysely answers `results` once it has started migrating; without them the
+      // failure came from its listing of tables, before anything of ours ran.
+      if (attempt >= 5 || !anotherSchemaChanged(error, schema, results === undefined)) throw error;
     }
   }
 
@@ -230,15 +232,19 @@ export class Database {
 /**
  * Kysely's migrator looks for its table by listing every table of the
  * database, in every schema. If another schema of the same database is
- * dropped meanwhile (another Atrium host sharing the database, or a test run
- * next to this one), that listing fails naming the schema that went away.
+ * dropped or migrated meanwhile (another Atrium host sharing the database, or
+ * a test run next to this one), that listing fails on what went away.
  * Nothing of ours was touched: migrating again is safe, as migrations run
  * under the migrator's lock and skip what is done. Our own schema missing is
  * not that, and fails at once.
  */
-export function anotherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+export function anotherSchemaChanged(error: unknown, ours: string | undefined, whileListing: boolean): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
+  // 42703: a table's column went between the listing reading the catalogue and
+  // asking for the column's sequence; PostgreSQL names no schema then, so it
+  // counts only while listing, when nothing of ours has run yet.
+  if (code === '42703') return whileListing && /^column "[^"]+" of relation "[^"]+" does not exist$/.test(String(message));
   // 3F000: the schema went first; 42P01: one of its tables went while the
   // listing resolved it by name ("schema.table").
   const named =
