@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PROJECTION_BATCH } from '../src/webhooks/projector.js';
-import type { WebhookWorker } from '../src/webhooks/worker.js';
+import { claimBatch, type WebhookWorker } from '../src/webhooks/worker.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
@@ -63,3 +63,15 @@ for (const backend of backends()) {
     });
   });
 }
+
+// A claim ranks every due delivery, so its cost grows with them; the slots it
+// waits for grow with that cost (docs/webhooks.md, "Claims"), within bounds.
+describe('freed slots that start a claim', () => {
+  it('are 32 while claims are cheap, more as they cost more, and never over half of the 256 slots', () => {
+    assert.equal(claimBatch(0), 32);
+    assert.equal(claimBatch(2), 32);
+    assert.equal(claimBatch(4), 64);
+    assert.equal(claimBatch(6), 96);
+    assert.equal(claimBatch(27), 128);
+  });
+});

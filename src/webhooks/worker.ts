@@ -38,18 +38,36 @@ const SEND_CONCURRENCY = 256;
  */
 const MIN_PASS_GAP_MS = 50;
 /**
- * Free slots worth a claim of their own. A claim ranks every due delivery for
- * fairness (sender.ts), a few milliseconds with a thousand due. Claimed one
- * slot at a time, as each attempt ended, a post to a thousand subscribers
- * cost two claims a wake: with the receiver slowed by the same event loop,
- * eleven seconds on SQLite, against one second claiming 32 at a time. So an
- * ending attempt starts the next pass at once only when this many slots are
- * free; otherwise the next pass waits out
+ * Free slots worth a claim of their own, at the least. A claim ranks every due
+ * delivery for fairness (sender.ts), a few milliseconds with a thousand due.
+ * Claimed one slot at a time, as each attempt ended, a post to a thousand
+ * subscribers cost two claims a wake: with the receiver slowed by the same
+ * event loop, eleven seconds on SQLite, against one second claiming 32 at a
+ * time. So an ending attempt starts the next pass at once only when enough
+ * slots are free (claimBatch); otherwise the next pass waits out
  * MIN_PASS_GAP_MS, and the slots freed meanwhile are claimed together. A slow
  * receiver still holds only its own slot: what it holds back waits at most
  * that gap.
  */
 const CLAIM_BATCH = 32;
+/** A claim this quick is cheap enough to make for every CLAIM_BATCH freed slots. */
+const CHEAP_CLAIM_MS = 2;
+/** Claims for fewer slots than a batch wait this many times a claim's cost since the last (worthClaiming). */
+const CLAIM_TIME_SHARE = 10;
+
+/**
+ * Freed slots that start a claim, given what claims have lately cost. A
+ * claim's cost grows with the deliveries due, and a fan-out to N
+ * subscriptions makes N / batch claims: at a fixed 32, ten thousand due made
+ * each claim about 15 ms and three hundred of them, three quarters of the
+ * node's CPU and a p50 of 9 s. Growing the batch with the cost keeps claims a
+ * bounded share of the sender's time, up to half the slots, so the other half
+ * stays on the wire while a claim runs.
+ */
+export function claimBatch(claimMs: number): number {
+  const scaled = Math.round((CLAIM_BATCH * claimMs) / CHEAP_CLAIM_MS);
+  return Math.min(SEND_CONCURRENCY / 2, Math.max(CLAIM_BATCH, scaled));
+}
 
 /** What the worker needs of the service: its attempts' needs, and the queue, the keys and the tail it wakes by. */
 export interface WebhookWorkerDeps extends AttemptDeps, RecordDeps {
@@ -90,6 +108,12 @@ export class WebhookWorker implements WebhookDispatch {
    * would spin the loop until then.
    */
   private lastClaim = new Date(0);
+  /** What claims have lately taken, in ms, smoothed (claimBatch). Real time: it measures cost, not the protocol's clock. */
+  private claimMs = 0;
+  /** When the last claim ended (performance.now()). */
+  private claimedAt = 0;
+  /** A claim put off as not yet worth its cost (worthClaiming): when it will be (performance.now()). */
+  private claimWorthAt: number | undefined;
   private finished: AttemptRecord[] = [];
   private recording: Promise<void> | undefined;
   private lastPass = 0;
@@ -159,7 +183,7 @@ export class WebhookWorker implements WebhookDispatch {
   }
 
   /**
-   * Ended attempts freed slots worth a claim (CLAIM_BATCH): claim at once,
+   * Ended attempts freed slots worth a claim (claimBatch): claim at once,
    * without a pass. A pass also projects, reading and rewriting every live
    * subscription the new events concern; what the freed slots can take was
    * built already, and wakes owed meanwhile wait at most MIN_PASS_GAP_MS for
@@ -194,11 +218,15 @@ export class WebhookWorker implements WebhookDispatch {
     while (this.running) {
       const now = this.ctx.clock.now();
       const room = SEND_CONCURRENCY - this.sending.size;
-      if (room <= 0) {
+      if (room <= 0 || !this.worthClaiming(room)) {
         this.lastClaim = now;
         break;
       }
+      this.claimWorthAt = undefined;
+      const started = performance.now();
       const claimed = await claimDue(this.ctx.db, now, this.ctx.config.webhookTimeoutMs, room, this.caps, [...this.onTheWire]);
+      this.claimedAt = performance.now();
+      this.claimMs = 0.7 * this.claimMs + 0.3 * (this.claimedAt - started);
       this.lastClaim = now;
       const stopped = await cancellations(this.ctx.db.kysely, claimed);
       for (const [id, reason] of stopped) this.ctx.log.info({ delivery: id, reason }, 'webhook delivery cancelled');
@@ -208,6 +236,24 @@ export class WebhookWorker implements WebhookDispatch {
       for (const delivery of claimed) if (key && !stopped.has(delivery.id)) this.send(delivery, key);
       if (claimed.length < room) break;
     }
+  }
+
+  /**
+   * Whether `room` free slots are worth a claim now. With nothing on the wire,
+   * always: no ending attempt would claim later. Otherwise when the slots make
+   * a batch (claimBatch), or when the last claim ended long enough ago that
+   * claiming for a few slots costs at most a tenth of the node's time. Every
+   * pass claimed whatever was free: with ten thousand due, a pass every 50 ms
+   * spent 27 ms of the event loop ranking them to fill one slot, which slowed
+   * the sends that free slots, so the next pass found one free again.
+   */
+  private worthClaiming(room: number): boolean {
+    if (this.sending.size === 0 || room >= claimBatch(this.claimMs)) return true;
+    const worthAt = this.claimedAt + CLAIM_TIME_SHARE * this.claimMs;
+    if (performance.now() >= worthAt) return true;
+    // The loop sleeps no longer than this (nextDue): slots held by hung receivers end no sooner than their time limit.
+    this.claimWorthAt = worthAt;
+    return false;
   }
 
   private get caps(): SendCaps {
@@ -244,7 +290,7 @@ export class WebhookWorker implements WebhookDispatch {
       this.recording = undefined;
       // The batch's attempts still count in `sending` until this returns.
       const free = SEND_CONCURRENCY - this.sending.size + batch.length;
-      if (free >= CLAIM_BATCH) this.claimSoon();
+      if (free >= claimBatch(this.claimMs)) this.claimSoon();
       else this.nudge();
     });
     await this.recording;
@@ -310,6 +356,7 @@ export class WebhookWorker implements WebhookDispatch {
         .executeTakeFirst();
       if (owed !== undefined) due = Math.min(due, owed);
       if (typeof retry?.next === 'string') due = Math.min(due, Date.parse(retry.next));
+      if (this.claimWorthAt !== undefined) due = Math.min(due, now + Math.max(0, this.claimWorthAt - performance.now()));
     } catch (err) {
       this.ctx.log.error({ err }, 'webhook worker could not read its next due time');
     }
