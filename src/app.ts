@@ -25,6 +25,7 @@ import { createMetrics } from './observability/metrics.js';
 import { KnownSpaces } from './spaces/known-spaces.js';
 import { KeptResources } from './resources/kept-documents.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
+import { StorageFileWatch } from './storage/file-watch.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
@@ -130,7 +131,13 @@ export async function createContext(config: Config, options: AppOptions = {}): P
 /** The composition root: the one place where configuration becomes running parts. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createContext(config, options);
-  const readiness: Readiness = { draining: false };
+  // The database file and data directory this node started with (docs/operations.md, "Lost storage").
+  const storage = new StorageFileWatch({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, (reason) => {
+    ctx.db.refuseWrites(reason);
+    ctx.log.error({ reason }, `${reason}: this node now refuses writes and reports not ready; restore it from a backup and restart the node (restarting as it is starts empty)`);
+  });
+  storage.start();
+  const readiness: Readiness = { draining: false, storageLost: () => storage.check() };
   // The contract operation serves the document generated from the routes built here.
   const contract = { document: (): unknown => undefined };
   const operations = allOperations(() => contract.document());
@@ -170,6 +177,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     pendingDocuments,
     async close() {
       readiness.draining = true;
+      storage.stop();
       await searchBackfill.stop();
       await pendingDocuments.stop();
       // Before the tail stops: a stopped tail no longer makes anyone wait.

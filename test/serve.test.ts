@@ -25,7 +25,7 @@ describe('atrium serve (sqlite)', () => {
 
   it('starts, tells how to create the first owner, and shuts down gracefully', async () => {
     const server = cli.spawn(['serve'], env());
-    const [, url] = await server.waitForStdout(/Atrium is listening on (\S+) \(database sqlite:\.\/data\/atrium\.db\)/);
+    const [, url] = await server.waitForStdout(/Atrium is listening on (\S+) \(database sqlite:\/\S+\/data\/atrium\.db\)/);
     assert.equal(url, `http://localhost:${port}`);
     await server.waitForStdout(/No owner yet[\s\S]*atrium admin create-owner --handle <handle> --email <address>/);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -35,6 +35,7 @@ describe('atrium serve (sqlite)', () => {
     const created = await cli.run(['admin', 'create-owner', '--handle', 'ada', '--email', 'ada@example.org'], env());
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /ada is an owner/);
+    assert.match(created.stderr, /^Database: sqlite:\/\S+\/data\/atrium\.db$/m, 'it says which database it used');
     const member = await fetch(`http://127.0.0.1:${port}/v0/members/ada`);
     assert.equal(member.status, 200, 'the running server sees the owner the admin command wrote');
 
@@ -46,7 +47,7 @@ describe('atrium serve (sqlite)', () => {
   it('migrates an existing database and restarts without the first-owner hint', async () => {
     const migrated = await cli.run(['migrate'], env());
     assert.equal(migrated.code, 0, migrated.stderr);
-    assert.match(migrated.stdout, /up to date/);
+    assert.match(migrated.stdout, /^Database sqlite:\/\S+\/data\/atrium\.db is up to date\.$/m);
 
     const server = cli.spawn(['serve'], env());
     await server.waitForStdout(/Atrium is listening/);
@@ -70,6 +71,58 @@ describe('atrium serve (sqlite)', () => {
       server.child.kill('SIGTERM');
       assert.equal((await server.exited).code, 0);
       for (const file of ['atrium.db', 'server.json']) assert.ok(existsSync(join(dataDir, file)), file);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to make a new database for an admin command run away from the server, unless asked with --create', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'atrium-elsewhere-'));
+    try {
+      const owner = ['admin', 'create-owner', '--handle', 'cyd', '--email', 'cyd@example.org'];
+      const refused = await cli.run(owner, { ATRIUM_DATA_DIR: elsewhere, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(refused.code, 1, refused.stdout);
+      assert.equal(
+        refused.stderr.trim(),
+        `atrium: no Atrium database at sqlite:${elsewhere}/atrium.db. Admin commands work on the server's database: run this in the server's directory, ` +
+          'or set ATRIUM_DATA_DIR or ATRIUM_DATABASE_URL as the server has them. To set up a new database there, add --create.',
+      );
+      assert.ok(!existsSync(join(elsewhere, 'atrium.db')), 'nothing was created');
+      const rotate = await cli.run(['webhooks', 'rotate-key'], { ATRIUM_DATA_DIR: elsewhere, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(rotate.code, 1);
+      assert.match(rotate.stderr, /^atrium: no Atrium database at /);
+
+      const created = await cli.run([...owner, '--create'], { ATRIUM_DATA_DIR: elsewhere, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal(created.stderr, `Database: sqlite:${elsewhere}/atrium.db\n`);
+      assert.match(created.stdout, /cyd is an owner/);
+      const again = await cli.run(['admin', 'create-owner', '--handle', 'cyd', '--email', 'cyd@example.org'], { ATRIUM_DATA_DIR: elsewhere, ATRIUM_LOG_LEVEL: 'warn' });
+      assert.equal(again.code, 0, 'an existing database needs no --create');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('reports not ready, refuses writes and says why in its log once its data directory is deleted under it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'atrium-data-'));
+    try {
+      const server = cli.spawn(['serve'], { ...env(), ATRIUM_DATA_DIR: dataDir, ATRIUM_LOG_LEVEL: 'error' });
+      await server.waitForStdout(/Atrium is listening/);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+      rmSync(dataDir, { recursive: true, force: true });
+
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      assert.equal(ready.status, 503);
+      const { detail } = (await ready.json()) as { detail: string };
+      assert.equal(detail, `the database file ${dataDir}/atrium.db was removed while this node ran; this node takes no writes until it is restarted`);
+      const write = await fetch(`http://127.0.0.1:${port}/v0/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"dee@example.org"}' });
+      assert.equal(write.status, 503);
+      assert.equal(write.headers.get('atrium-error'), 'node_unavailable');
+      assert.deepEqual(await write.json(), { detail });
+      await server.waitForStdout(/"level":50,.*"msg":"the database file \S+ was removed while this node ran: this node now refuses writes and reports not ready; restore it from a backup and restart the node/);
+
+      server.child.kill('SIGTERM');
+      assert.equal((await server.exited).code, 0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
+import { describeDatabase, holdsAtrium } from '../storage/existing.js';
 import { startEmbeddedGateway } from './embedded-gateway.js';
 
 // The server is loaded only by the commands that run it, so client commands start fast.
@@ -63,9 +64,10 @@ export function registerServerCommands(program: Command): void {
     .command('migrate')
     .description('apply database migrations and exit')
     .action(async () => {
-      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
+      const config = loadConfig();
+      const ctx = await (await loadApp()).createContext(config, await quietLog());
       await ctx.close();
-      console.log('Database is up to date.');
+      console.log(`Database ${describeDatabase(config.databaseUrl)} is up to date.`);
     });
 
   const admin = program.command('admin').description('administer the configured database directly');
@@ -75,9 +77,11 @@ export function registerServerCommands(program: Command): void {
     .requiredOption('--handle <handle>', 'the new owner’s handle')
     .requiredOption('--email <address>', 'sign-in e-mail address')
     .option('--display-name <name>', 'display name (defaults to the handle)')
-    .action(async (opts: { handle: string; email: string; displayName?: string }) => {
+    .option('--create', 'set up a new database if the configured one does not exist yet')
+    .action(async (opts: { handle: string; email: string; displayName?: string; create?: boolean }) => {
       const { createOwner } = await import('./admin.js');
-      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
+      const config = await adminDatabase(opts.create === true);
+      const ctx = await (await loadApp()).createContext(config, await quietLog());
       try {
         const member = await createOwner(ctx, {
           handle: opts.handle,
@@ -95,7 +99,7 @@ export function registerServerCommands(program: Command): void {
     .command('rotate-key')
     .description('make a new webhook signing key active; the previous one stays published as retiring for 7 days')
     .action(async () => {
-      const ctx = await (await loadApp()).createContext(loadConfig(), await quietLog());
+      const ctx = await (await loadApp()).createContext(await adminDatabase(false), await quietLog());
       try {
         const { active, retiring } = await ctx.webhookKeys.rotate();
         console.log(`New active signing key: ${active}`);
@@ -108,22 +112,32 @@ export function registerServerCommands(program: Command): void {
 }
 
 /**
+ * The configured database for a command that works on it directly, named on
+ * stderr so that a person sees which one was used. It must already hold an
+ * Atrium database unless `create`: run from another directory (or without the
+ * server's ATRIUM_DATA_DIR), an admin command once made a new, empty database
+ * there, and the owner it created could never sign in to the server.
+ */
+async function adminDatabase(create: boolean): Promise<Config> {
+  const config = loadConfig();
+  const named = describeDatabase(config.databaseUrl);
+  if (!create && !(await holdsAtrium(config.databaseUrl))) {
+    throw new Error(
+      `no Atrium database at ${named}. Admin commands work on the server's database: run this in the server's directory, ` +
+        'or set ATRIUM_DATA_DIR or ATRIUM_DATABASE_URL as the server has them. To set up a new database there, add --create.',
+    );
+  }
+  console.error(`Database: ${named}`);
+  return config;
+}
+
+/**
  * One-shot commands talk to a person: their own output says what happened, so
  * the structured log stays quiet unless ATRIUM_LOG_LEVEL asks for more.
  */
 async function quietLog() {
   const { createLogger } = await import('../logger.js');
   return { log: createLogger(process.env.ATRIUM_LOG_LEVEL ?? 'warn') };
-}
-
-function describeDatabase(url: string): string {
-  if (url.startsWith('sqlite:')) return url;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return 'postgres';
-  }
 }
 
 const SERVER_FILE = 'server.json';

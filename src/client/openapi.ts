@@ -4459,6 +4459,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The host is busy (`host_busy`, `gateway_busy`): retry after the `Retry-After` seconds. Or this node cannot serve it (`node_unavailable`: it is shutting down, cannot reach its database, or its storage went away; `detail` says which): try another node. */
+        Unavailable: {
+            headers: {
+                /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
+                "Atrium-Error": "host_busy" | "node_unavailable" | "gateway_unavailable" | "gateway_busy" | "audit_unavailable";
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such record. */
         NotFound: {
             headers: {
@@ -4488,19 +4501,6 @@ export interface components {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
                 "Atrium-Error": "activation_expired" | "authorization_request_expired";
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The host is busy; retry after the `Retry-After` seconds. */
-        Unavailable: {
-            headers: {
-                /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
-                "Atrium-Error": "host_busy" | "node_unavailable" | "gateway_unavailable" | "gateway_busy" | "audit_unavailable";
-                /** @description Seconds to wait before trying again. */
-                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -4701,6 +4701,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_space: {
@@ -4766,6 +4767,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     archive_space: {
@@ -4808,6 +4810,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     restore_space: {
@@ -4843,6 +4846,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     change_review_policy: {
@@ -4885,6 +4889,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     join_space: {
@@ -4937,6 +4942,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     leave_space: {
@@ -4972,6 +4978,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     invite_member: {
@@ -5014,6 +5021,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     admit_join_request: {
@@ -5050,6 +5058,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     decline_join_request: {
@@ -5086,6 +5095,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     remove_space_member: {
@@ -5122,6 +5132,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_space_members: {
@@ -5243,6 +5254,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_members: {
@@ -5351,6 +5363,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     approve_agent: {
@@ -5386,6 +5399,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     suspend_member: {
@@ -5421,6 +5435,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     reinstate_member: {
@@ -5456,6 +5471,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     create_human: {
@@ -5501,6 +5517,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     sign_up: {
@@ -5551,6 +5568,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     request_sign_in_code: {
@@ -5595,6 +5613,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     verify_sign_in: {
@@ -5652,6 +5671,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     sign_out: {
@@ -5680,6 +5700,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_me: {
@@ -5796,6 +5817,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     create_client_activation: {
@@ -5855,6 +5877,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_client_activation: {
@@ -5925,6 +5948,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     poll_client_activation: {
@@ -5973,6 +5997,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_role_assignments: {
@@ -6053,6 +6078,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_my_role_assignments: {
@@ -6118,6 +6144,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_event_page: {
@@ -6397,6 +6424,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_task: {
@@ -6468,6 +6496,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     release_task: {
@@ -6505,6 +6534,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     submit_task: {
@@ -6542,6 +6572,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     complete_task: {
@@ -6579,6 +6610,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     reopen_task: {
@@ -6616,6 +6648,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     cancel_task: {
@@ -6653,6 +6686,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_task_messages: {
@@ -6820,6 +6854,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_messages: {
@@ -7138,6 +7173,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     edit_message: {
@@ -7259,6 +7295,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     remove_reaction: {
@@ -7298,6 +7335,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_read_marks: {
@@ -7375,6 +7413,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_inbox_events: {
@@ -7536,6 +7575,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_resources: {
@@ -7646,6 +7686,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_resource: {
@@ -7803,6 +7844,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_resource_version: {
@@ -7952,6 +7994,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     pin_resource: {
@@ -7996,6 +8039,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_front_page: {
@@ -8149,6 +8193,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_pin_proposal: {
@@ -8220,6 +8265,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     decline_pin_proposal: {
@@ -8264,6 +8310,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_webhook_signing_keys: {
@@ -8371,6 +8418,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_webhook_endpoint: {
@@ -8435,6 +8483,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     verify_webhook_endpoint: {
@@ -8470,6 +8519,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_space_webhook_subscriptions: {
@@ -8610,6 +8660,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_space_webhook_subscription: {
@@ -8678,6 +8729,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     update_space_webhook_subscription: {
@@ -8732,6 +8784,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     activate_space_webhook_subscription: {
@@ -8769,6 +8822,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_inbox_subscriptions: {
@@ -8844,6 +8898,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_inbox_subscription: {
@@ -8908,6 +8963,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     update_inbox_subscription: {
@@ -8958,6 +9014,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     activate_inbox_subscription: {
@@ -8993,6 +9050,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_webhook_deliveries: {
@@ -9062,6 +9120,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_external_connections: {
@@ -9372,6 +9431,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     get_oauth_authorization_request: {
@@ -9488,6 +9548,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deny_oauth_authorization_request: {
@@ -9531,6 +9592,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     list_oauth_grants: {
@@ -9642,6 +9704,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

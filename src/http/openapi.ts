@@ -85,7 +85,9 @@ const ERROR_DESCRIPTIONS: Record<DeclaredStatus, string> = {
     '`detail` names the field.',
   429: 'Too many requests; retry later.',
   502: 'An upstream service answered badly or too much (credential calls: `upstream_error`, `response_too_large`).',
-  503: 'The host is busy; retry after the `Retry-After` seconds.',
+  503:
+    'The host is busy (`host_busy`, `gateway_busy`): retry after the `Retry-After` seconds. Or this node cannot serve it (`node_unavailable`: ' +
+    'it is shutting down, cannot reach its database, or its storage went away; `detail` says which): try another node.',
   504: 'An upstream service did not answer in time (credential calls: `upstream_timeout`).',
   500: 'Internal error; the body never carries internals.',
 };
@@ -137,12 +139,14 @@ export function toFastifyPath(path: string): string {
  * every method that may carry a body can meet a non-JSON (415), oversized (413)
  * or malformed (422) one; any input at all can fail validation (422); and any
  * request can be malformed HTTP (400), late (408), carry too large headers
- * (431), or use a method its path does not take (405).
+ * (431), or use a method its path does not take (405). A node whose storage
+ * went away under it refuses every method that could write (503
+ * `node_unavailable`, src/storage/file-watch.ts).
  */
 function documentedErrors(op: AnyOperation): DeclaredStatus[] {
   const errors = new Set<DeclaredStatus>([...op.errors, ...TRANSPORT_ERRORS]);
   if (op.auth.schemes.length > 0) for (const status of [401, 403] as const) errors.add(status);
-  if (op.method !== 'GET') for (const status of [413, 415, 422] as const) errors.add(status);
+  if (op.method !== 'GET') for (const status of [413, 415, 422, 503] as const) errors.add(status);
   if (op.params || op.query || op.body) errors.add(422);
   // A key still in use by a running request (409), a malformed key or one used with another body (422).
   if (op.idempotencyKey) for (const status of [409, 422] as const) errors.add(status);

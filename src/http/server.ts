@@ -28,6 +28,9 @@ import { createSerializerCompiler } from './serializers.js';
 import { createValidatorCompiler, describeValidationError } from './validation.js';
 import { withIdempotencyKey, type KeptAnswer } from './idempotency.js';
 import { IdempotencyKeys } from '../shared/idempotency-keys.js';
+
+/** Methods that change nothing: a node that refuses writes still answers them. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
 import { narrowToGrantSpaces } from '../oauth/narrowing.js';
 
@@ -110,6 +113,12 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   // Path and query values reach the databases too; PostgreSQL cannot hold a NUL.
   app.addHook('onRequest', (request, _reply, done) => {
     done(/%00/i.test(request.url) ? invalid('validation_failed', 'the URL must not contain NUL characters') : undefined);
+  });
+
+  // A node whose database file or data directory went away takes no writes (storage/file-watch.ts); reads go on.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const refused = ctx.db.writesRefused;
+    done(refused !== undefined && !READ_METHODS.has(request.method) ? new AtriumError('node_unavailable', refused) : undefined);
   });
 
   // Responses are compressed when the client asks (the contract is ~160 KB raw, ~16 KB gzipped).

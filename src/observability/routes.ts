@@ -8,6 +8,8 @@ import type { Metrics } from './metrics.js';
 /** Whether this node should be sent traffic: false from the moment it starts shutting down. */
 export interface Readiness {
   draining: boolean;
+  /** Why this node's storage is no longer the one it started with (storage/file-watch.ts), looked at afresh. */
+  storageLost?: () => string | undefined;
 }
 
 /**
@@ -21,6 +23,8 @@ export function registerObservability(app: FastifyInstance, ctx: AppContext, met
 
   app.get('/readyz', hidden, async (_request, reply) => {
     if (readiness.draining) return reply.code(503).header(ERROR_CODE_HEADER, 'node_unavailable').send({ detail: 'this node is shutting down' });
+    const lost = readiness.storageLost?.();
+    if (lost !== undefined) return reply.code(503).header(ERROR_CODE_HEADER, 'node_unavailable').send({ detail: ctx.db.writesRefused ?? lost });
     try {
       // Migrations run before a node listens, so a node that answers has migrated; the database must still answer now.
       await sql`select 1`.execute(ctx.db.kysely);

@@ -141,7 +141,7 @@ export const ERROR_CATALOGUE = {
   // Load.
   rate_limited: { status: 429, meaning: 'Too many requests of this kind from this caller or address; retry after `Retry-After` seconds.' },
   host_busy: { status: 503, meaning: 'The host is busy; retry after `Retry-After` seconds.' },
-  node_unavailable: { status: 503, meaning: 'This node is shutting down or cannot reach its database.' },
+  node_unavailable: { status: 503, meaning: 'This node is shutting down, cannot reach its database, or its database file or data directory went away under it; try another node.' },
   internal_error: { status: 500, meaning: 'Something failed inside the host; the answer never carries its internals.' },
 
   // The OAuth endpoints (token, registration, authorization): the RFC 6749 `error` of the body, prefixed.

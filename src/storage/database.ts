@@ -6,6 +6,7 @@ import pg from 'pg';
 import { appendEvents, type Appended } from '../events/append.js';
 import type { NewEvent } from '../events/types.js';
 import type { Clock } from '../shared/clock.js';
+import { AtriumError } from '../shared/errors.js';
 import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { PreparedStatement } from './prepared.js';
@@ -55,6 +56,8 @@ export class Database {
   private readonly committedListeners: Array<() => void> = [];
   /** SQLite only: group commit (sqlite-batches.ts). */
   private readonly batches: SqliteBatches | undefined;
+  /** Why this node takes no more writes (refuseWrites), once it must. */
+  private refusal: string | undefined;
 
   private constructor(
     readonly kysely: Kysely<DatabaseSchema>,
@@ -131,6 +134,20 @@ export class Database {
     };
   }
 
+  /**
+   * From now on every unit of work is refused (503 `node_unavailable`): the
+   * node's storage went away under it (storage/file-watch.ts), and what it
+   * wrote would go nowhere anyone will read it again.
+   */
+  refuseWrites(reason: string): void {
+    this.refusal ??= `${reason}; this node takes no writes until it is restarted`;
+  }
+
+  /** Why this node takes no writes, if it takes none. */
+  get writesRefused(): string | undefined {
+    return this.refusal;
+  }
+
   async migrate(): Promise<string[]> {
     const schema =
       this.dialect === 'postgres'
@@ -161,6 +178,7 @@ export class Database {
    * together share one COMMIT (sqlite-batches.ts); each is still all or nothing.
    */
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.refusal !== undefined) throw new AtriumError('node_unavailable', this.refusal);
     const work = (trx: Transaction<DatabaseSchema>) => this.unit(trx, fn);
     const { value, announced } = this.batches ? await this.batches.run(work) : await this.alone(work);
     await announced;
