@@ -11,7 +11,7 @@ import { createHuman } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
 import { createLogger } from '../src/logger.js';
 import { CliRunner, type CliProcess } from './support/cli.js';
-import { freePort, withPg } from './support/server.js';
+import { freePort, withPg, withSearchPath } from './support/server.js';
 
 /**
  * The scale-out deployment as an operator runs it (docs/architecture.md,
@@ -202,10 +202,4 @@ if (databaseUrl) {
       );
     });
   });
-}
-
-function withSearchPath(url: string, schema: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
 }

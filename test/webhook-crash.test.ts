@@ -12,7 +12,7 @@ import { createHuman } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
 import { createLogger } from '../src/logger.js';
 import { CliRunner, type CliProcess } from './support/cli.js';
-import { backends, freePort, withPg } from './support/server.js';
+import { backends, freePort, withPg, withSearchPath } from './support/server.js';
 import { WebhookReceiver, type ReceivedRequest } from './support/webhook-receiver.js';
 
 /**
@@ -225,10 +225,3 @@ for (const backend of backends()) {
     }
   });
 }
-
-function withSearchPath(url: string, schema: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
-}
-

@@ -9,7 +9,7 @@ import { createLogger } from '../src/logger.js';
 import { signatureHeader, type PublishedKey } from '../src/webhooks/signing-keys.js';
 import { CliRunner } from './support/cli.js';
 import { TestClock } from './support/clock.js';
-import { backends, startServer, type TestServer } from './support/server.js';
+import { backends, startServer, type TestServer, withSearchPath } from './support/server.js';
 
 const DAY = 86_400_000;
 
@@ -123,10 +123,4 @@ for (const backend of backends()) {
       assert.throws(() => loadConfig({ ATRIUM_WEBHOOK_SEALING_KEY: 'short' }), ConfigError);
     });
   });
-}
-
-function withSearchPath(url: string, schema: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
 }

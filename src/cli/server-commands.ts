@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { describeDatabase, holdsAtrium } from '../storage/existing.js';
@@ -92,6 +92,48 @@ export function registerServerCommands(program: Command): void {
       } finally {
         await ctx.close();
       }
+    });
+
+  admin
+    .command('backup')
+    .description('write a consistent backup of this host to one archive while it serves (docs/operations.md)')
+    .requiredOption('--to <file>', 'the archive to write; never overwritten')
+    .action(async (opts: { to: string }) => {
+      const { takeBackup } = await import('../backup/backup.js');
+      const config = await adminDatabase(false);
+      const manifest = await takeBackup(config, opts.to, (line) => console.error(line));
+      const bytes = manifest.files.reduce((sum, f) => sum + f.bytes, 0);
+      console.log(`Backup written to ${resolve(opts.to)}: ${manifest.files.length} files, ${bytes} bytes, up to event ${manifest.event_cursor ?? 'none'}.`);
+      if (manifest.database === 'postgres') console.log('The database itself is not in it: keep a pg_dump taken after this point beside it (docs/operations.md).');
+    });
+  admin
+    .command('restore')
+    .description('restore a backup into a fresh data directory (and, on SQLite, no database yet)')
+    .requiredOption('--from <file>', 'the archive written by atrium admin backup')
+    .action(async (opts: { from: string }) => {
+      const { restoreBackup } = await import('../backup/restore.js');
+      const config = loadConfig();
+      console.error(`Database: ${describeDatabase(config.databaseUrl)}`);
+      const { manifest, placed, warnings } = await restoreBackup(config, opts.from);
+      for (const warning of warnings) console.error(`Warning: ${warning}`);
+      console.log(`Restored ${placed.length} files from the backup of ${manifest.created_ts}, up to event ${manifest.event_cursor ?? 'none'}:`);
+      for (const path of placed) console.log(`  ${path}`);
+      console.log('Check it with: atrium admin verify');
+    });
+  admin
+    .command('verify')
+    .description('check a live or restored host: the event log, blobs, Resource versions, signing keys and the gateway ledger')
+    .action(async () => {
+      const { verifyHost } = await import('../integrity/verify.js');
+      const findings = await verifyHost(await adminDatabase(false));
+      let faults = 0;
+      for (const finding of findings) {
+        console.log(`${finding.faults.length === 0 ? 'ok   ' : 'FAULT'} ${finding.check}: ${finding.summary}`);
+        for (const fault of finding.faults) console.log(`        ${fault}`);
+        faults += finding.faults.length;
+      }
+      if (faults > 0) throw new Error(`verify found ${faults === 1 ? 'a fault' : `${faults} faults`}`);
+      console.log('All checks passed.');
     });
 
   const webhooks = program.command('webhooks').description('webhook signing keys (on the configured database)');

@@ -161,6 +161,33 @@ function unseal(sealingKey: Buffer, kid: string, text: string): Buffer {
   return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
 }
 
+/**
+ * For `atrium admin verify`: whether every stored signing key opens with the
+ * sealing key this host would use, found as a node finds it but never created.
+ * Answers how many opened, and why the others did not.
+ */
+export async function checkSealedKeys(db: Kysely<DatabaseSchema>, opts: { dataDir: string; sealingKey: string | undefined }): Promise<{ keys: number; faults: string[] }> {
+  const rows = await db.selectFrom('webhook_signing_keys').select(['kid', 'sealed_private']).orderBy('created_ts').execute();
+  if (rows.length === 0) return { keys: 0, faults: [] };
+  let sealingKey: Buffer;
+  const path = join(opts.dataDir, SEALING_KEY_FILE);
+  try {
+    sealingKey = opts.sealingKey !== undefined ? Buffer.from(opts.sealingKey, 'base64url') : decodeKeyFile(readFileSync(path, 'utf8'), path);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return { keys: 0, faults: [missing ? `no sealing key: neither ATRIUM_WEBHOOK_SEALING_KEY nor ${path} is there, and ${rows.length} signing keys are sealed under one` : (err as Error).message] };
+  }
+  const faults: string[] = [];
+  for (const row of rows) {
+    try {
+      createPrivateKey({ key: unseal(sealingKey, row.kid, row.sealed_private), format: 'der', type: 'pkcs8' });
+    } catch {
+      faults.push(`signing key ${row.kid} does not open with this sealing key`);
+    }
+  }
+  return { keys: rows.length - faults.length, faults };
+}
+
 function loadSealingKey(dataDir: string, fromEnv: string | undefined): Buffer {
   // The variable was checked with the rest of the configuration (config.ts).
   if (fromEnv !== undefined) return Buffer.from(fromEnv, 'base64url');

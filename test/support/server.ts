@@ -164,6 +164,13 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
 }
 
 /** One PostgreSQL client for `fn`, closed after it. */
+/** A PostgreSQL URL whose connections use `schema`, as a child process or another node is given a test's database. */
+export function withSearchPath(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}
+
 export async function withPg<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
