@@ -26,6 +26,7 @@ import { KnownSpaces } from './spaces/known-spaces.js';
 import { KeptResources } from './resources/kept-documents.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
 import { StorageFileWatch } from './storage/file-watch.js';
+import { Janitor } from './janitor/janitor.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
@@ -52,6 +53,8 @@ export interface App {
   searchBackfill: SearchBackfill;
   /** SQLite: moves new records' search documents into the index in the background (src/search/pending.ts). */
   pendingDocuments: PendingDocumentMover;
+  /** Removes expired bookkeeping rows on the leading node (docs/operations.md, "Growth"). */
+  janitor: Janitor;
   close(): Promise<void>;
 }
 
@@ -169,15 +172,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     searchBackfill.start();
     pendingDocuments.start();
   }
+  const janitor = new Janitor({ db: ctx.db, clock: ctx.clock, log: ctx.log, metrics: ctx.metrics, config, leading: () => ctx.events.leading });
+  janitor.start();
   return {
     http,
     ctx,
     readiness,
     searchBackfill,
     pendingDocuments,
+    janitor,
     async close() {
       readiness.draining = true;
       storage.stop();
+      await janitor.stop();
       await searchBackfill.stop();
       await pendingDocuments.stop();
       // Before the tail stops: a stopped tail no longer makes anyone wait.

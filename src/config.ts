@@ -27,6 +27,10 @@ export interface Config {
   webhookConcurrencyPerEndpoint: number;
   /** Delivery attempts on the wire at once for one member's subscriptions, all nodes together. */
   webhookConcurrencyPerMember: number;
+  /** Days a delivered, dead or cancelled webhook delivery is kept (the janitor, docs/operations.md); each subscription keeps its newest 100 regardless. */
+  webhookDeliveryRetentionDays: number;
+  /** Seconds between the janitor's runs on the leading node. */
+  janitorIntervalSeconds: number;
   /** Challenges one endpoint may be sent per 10 minutes (429 beyond). */
   webhookVerifyRateLimitPerEndpoint: number;
   /** Challenges one member's endpoints may be sent per hour, all together (429 beyond). */
@@ -130,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: parseRetrySchedule(env.ATRIUM_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE),
     webhookConcurrencyPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_ENDPOINT ?? '4'),
     webhookConcurrencyPerMember: parsePositiveInt('ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER', env.ATRIUM_WEBHOOK_CONCURRENCY_PER_MEMBER ?? '8'),
+    webhookDeliveryRetentionDays: parsePositiveInt('ATRIUM_WEBHOOK_DELIVERY_RETENTION_DAYS', env.ATRIUM_WEBHOOK_DELIVERY_RETENTION_DAYS ?? '30'),
+    janitorIntervalSeconds: parsePositiveInt('ATRIUM_JANITOR_INTERVAL_SECONDS', env.ATRIUM_JANITOR_INTERVAL_SECONDS ?? '600'),
     webhookVerifyRateLimitPerEndpoint: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_ENDPOINT ?? '5'),
     webhookVerifyRateLimitPerMember: parsePositiveInt('ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER', env.ATRIUM_WEBHOOK_VERIFY_RATE_LIMIT_PER_MEMBER ?? '30'),
     repositoryPath: env.ATRIUM_REPOSITORY_PATH || undefined,

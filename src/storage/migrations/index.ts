@@ -34,6 +34,7 @@ import * as eventAudienceMember from './0031-event-audience-member.js';
 import * as memberAccessVersion from './0032-member-access-version.js';
 import * as sessionChangeNotices from './0033-session-change-notices.js';
 import * as spaceMemberPages from './0034-space-member-pages.js';
+import * as janitorIndexes from './0035-janitor-indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0032-member-access-version': memberAccessVersion,
   '0033-session-change-notices': sessionChangeNotices,
   '0034-space-member-pages': spaceMemberPages,
+  '0035-janitor-indexes': janitorIndexes,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
