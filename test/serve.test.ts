@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import BetterSqlite3 from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -100,6 +101,35 @@ describe('atrium serve (sqlite)', () => {
       assert.equal(again.code, 0, 'an existing database needs no --create');
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('migrate --check says what is pending and whether it is safe while old nodes serve, changing nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'atrium-data-'));
+    const env = { ATRIUM_DATA_DIR: dataDir, ATRIUM_LOG_LEVEL: 'warn' };
+    try {
+      const none = await cli.run(['migrate', '--check'], env);
+      assert.equal(none.code, 0, none.stderr);
+      assert.equal(none.stdout, `No Atrium database at sqlite:${dataDir}/atrium.db yet: the first start (or atrium migrate) sets one up.\n`);
+      assert.ok(!existsSync(join(dataDir, 'atrium.db')), 'nothing was created');
+
+      assert.equal((await cli.run(['migrate'], env)).code, 0);
+      const current = await cli.run(['migrate', '--check'], env);
+      assert.equal(current.stdout, `Database sqlite:${dataDir}/atrium.db is up to date.\n`);
+
+      // As a database of the previous release stands: its newest migration not yet run.
+      const db = new BetterSqlite3(join(dataDir, 'atrium.db'));
+      const newest = (db.prepare('select max(name) as name from kysely_migration').get() as { name: string }).name;
+      db.prepare('delete from kysely_migration where name = ?').run(newest);
+      db.close();
+      const pending = await cli.run(['migrate', '--check'], env);
+      assert.equal(pending.code, 0, pending.stderr);
+      assert.match(pending.stdout, new RegExp(`^Database sqlite:\\S+: 1 migration pending:\\n  ${newest}  expand: safe while nodes of the previous release serve\\nSafe while nodes of the previous release serve: start a node of this release`));
+      const still = new BetterSqlite3(join(dataDir, 'atrium.db'), { readonly: true });
+      assert.equal((still.prepare('select count(*) as n from kysely_migration where name = ?').get(newest) as { n: number }).n, 0, '--check ran nothing');
+      still.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -63,8 +63,13 @@ export function registerServerCommands(program: Command): void {
   program
     .command('migrate')
     .description('apply database migrations and exit')
-    .action(async () => {
+    .option('--check', 'change nothing: say which migrations are pending, and whether they are safe while nodes of the previous release serve')
+    .action(async (opts: { check?: boolean }) => {
       const config = loadConfig();
+      if (opts.check) {
+        process.exitCode = await checkMigrations(config);
+        return;
+      }
       const ctx = await (await loadApp()).createContext(config, await quietLog());
       await ctx.close();
       console.log(`Database ${describeDatabase(config.databaseUrl)} is up to date.`);
@@ -151,6 +156,41 @@ export function registerServerCommands(program: Command): void {
         await ctx.close();
       }
     });
+}
+
+/**
+ * `atrium migrate --check` (docs/operations.md, "Upgrades"): exit 0 when
+ * nothing is pending or every pending migration only expands the schema (safe
+ * while old nodes serve), 1 when one is a contract step (stop the old nodes
+ * first).
+ */
+async function checkMigrations(config: Config): Promise<number> {
+  const named = describeDatabase(config.databaseUrl);
+  if (!(await holdsAtrium(config.databaseUrl))) {
+    console.log(`No Atrium database at ${named} yet: the first start (or atrium migrate) sets one up.`);
+    return 0;
+  }
+  const { Database } = await import('../storage/database.js');
+  const { systemClock } = await import('../shared/clock.js');
+  const db = Database.open(config.databaseUrl, { clock: systemClock });
+  try {
+    const pending = await db.pendingMigrations();
+    if (pending.length === 0) {
+      console.log(`Database ${named} is up to date.`);
+      return 0;
+    }
+    console.log(`Database ${named}: ${pending.length} migration${pending.length === 1 ? '' : 's'} pending:`);
+    for (const m of pending) console.log(`  ${m.name}  ${m.contract === undefined ? 'expand: safe while nodes of the previous release serve' : `contract: ${m.contract}`}`);
+    const unsafe = pending.filter((m) => m.contract !== undefined);
+    if (unsafe.length > 0) {
+      console.log('Not safe while nodes of the previous release serve: stop them, then migrate and start the new release.');
+      return 1;
+    }
+    console.log('Safe while nodes of the previous release serve: start a node of this release (it migrates), then replace the old nodes one by one.');
+    return 0;
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**

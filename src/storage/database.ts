@@ -8,7 +8,7 @@ import type { NewEvent } from '../events/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AtriumError } from '../shared/errors.js';
 import type { Dialect } from './dialect.js';
-import { migrationProvider } from './migrations/index.js';
+import { contractReason, migrationProvider } from './migrations/index.js';
 import type { PreparedStatement } from './prepared.js';
 import type { DatabaseSchema } from './schema.js';
 import { SqliteBatches, type Committed, type UnitOutcome, type Work } from './sqlite-batches.js';
@@ -148,7 +148,7 @@ export class Database {
     return this.refusal;
   }
 
-  async migrate(): Promise<string[]> {
+  private async migrator(): Promise<{ migrator: Migrator; schema: string | undefined }> {
     const schema =
       this.dialect === 'postgres'
         ? (this.options.schema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(this.kysely)).rows[0]?.schema)
@@ -161,6 +161,17 @@ export class Database {
       // for this one's.
       ...(schema ? { migrationTableSchema: schema } : {}),
     });
+    return { migrator, schema };
+  }
+
+  /** Migrations this database has not had yet, in order, each with why it is not safe while old nodes run (if it is not); changes nothing. */
+  async pendingMigrations(): Promise<Array<{ name: string; contract: string | undefined }>> {
+    const { migrator } = await this.migrator();
+    return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => ({ name: m.name, contract: contractReason(m.name) }));
+  }
+
+  async migrate(): Promise<string[]> {
+    const { migrator, schema } = await this.migrator();
     for (let attempt = 1; ; attempt++) {
       const { error, results } = await migrator.migrateToLatest();
       if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

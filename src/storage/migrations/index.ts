@@ -38,11 +38,26 @@ import * as janitorIndexes from './0035-janitor-indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+  /**
+   * Set on a contract step, saying what nodes of the previous release would
+   * lose: it removes or changes something they still read or write. Absent:
+   * an expand step, which only adds (tables, nullable or defaulted columns,
+   * indexes) what older nodes never look at.
+   */
+  contract?: string;
 }
 
 /**
  * Migrations are listed here explicitly, never discovered from the file system,
  * so the compiled build and the TypeScript sources run the same list.
+ *
+ * Expand, then contract (docs/operations.md, "Upgrades"): nodes of this
+ * release and the previous one serve side by side on one PostgreSQL during a
+ * rolling upgrade, so a release's migrations only expand the schema. What the
+ * previous release still uses is removed by a later release, once no node
+ * reads it, in a migration that says so (`contract`); `atrium migrate --check`
+ * then says the upgrade needs every old node stopped first. Every migration
+ * so far is an expand step.
  */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001-spine': spine,
@@ -81,6 +96,11 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0034-space-member-pages': spaceMemberPages,
   '0035-janitor-indexes': janitorIndexes,
 };
+
+/** What `atrium migrate --check` says of a pending migration: why it is not safe while old nodes run, if it is not. */
+export function contractReason(name: string): string | undefined {
+  return MIGRATIONS[name]?.contract;
+}
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
