@@ -75,6 +75,18 @@ export function registerServerCommands(program: Command): void {
       console.log(`Database ${describeDatabase(config.databaseUrl)} is up to date.`);
     });
 
+  program
+    .command('doctor')
+    .description('check the configuration before a start and say in plain words what is wrong; changes nothing')
+    .action(async () => {
+      const { diagnose } = await import('../doctor/doctor.js');
+      const found = await diagnose();
+      for (const d of found) console.log(`${d.verdict === 'ok' ? 'ok  ' : d.verdict === 'warn' ? 'WARN' : 'FAIL'} ${d.check}: ${d.says}`);
+      const failed = found.filter((d) => d.verdict === 'fail').length;
+      if (failed > 0) throw new Error(`${failed === 1 ? 'one check' : `${failed} checks`} failed: fix ${failed === 1 ? 'it' : 'them'} before starting`);
+      console.log('Nothing stops a start.');
+    });
+
   const admin = program.command('admin').description('administer the configured database directly');
   admin
     .command('create-owner')
