@@ -32,7 +32,7 @@ describe('atrium doctor', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const lines = (stdout: string) => Object.fromEntries(stdout.trim().split('\n').filter((l) => /^(ok  |WARN|FAIL) /.test(l)).map((l) => [l.slice(5, l.indexOf(':')), l.slice(0, 4).trim()]));
+  const lines = (stdout: string) => Object.fromEntries(stdout.trim().split('\n').filter((l) => /^(ok {2}|WARN|FAIL) /.test(l)).map((l) => [l.slice(5, l.indexOf(':')), l.slice(0, 4).trim()]));
 
   it('finds nothing to stop a start of a sound configuration, and says so', async () => {
     const dataDir = join(work, 'sound');

@@ -68,7 +68,9 @@ import type { TestResponse } from './server.js';
  *   credentials-service.test.ts, webhook-signing-keys.test.ts and
  *   egress.test.ts (with the reasons an outgoing request failed, which become
  *   a challenge's detail); the record `atrium gateway verify-ledger` finds
- *   broken, in gateway-ledger.test.ts; an operation declaration or a schema
+ *   broken, in gateway-ledger.test.ts; what `atrium admin backup`, `restore`
+ *   and `verify` refuse or find, in backup.test.ts, and what `atrium doctor`
+ *   finds in a configuration, in doctor.test.ts; an operation declaration or a schema
  *   the server or the MCP envelope cannot work with, a mistake in the code
  *   rather than a request, in idempotency-keys.test.ts, mcp-envelope.test.ts
  *   and mcp-schema-set.test.ts.
