@@ -113,7 +113,7 @@ if (databaseUrl) {
       // The new release, before it starts: what it would run, and that the old node may keep serving meanwhile.
       const check = await cli.run(['migrate', '--check'], env(1, 'check'));
       assert.equal(check.code, 0, check.stdout + check.stderr);
-      assert.match(check.stdout, /migrations? pending:\n(  \S+  expand: safe while nodes of the previous release serve\n)+Safe while nodes of the previous release serve/);
+      assert.match(check.stdout, /migrations? pending:\n( {2}\S+ {2}expand: safe while nodes of the previous release serve\n)+Safe while nodes of the previous release serve/);
 
       const port = await freePort();
       const proc = cli.spawn(['serve'], env(port, 'current'));
