@@ -27,6 +27,8 @@ import { KeptResources } from './resources/kept-documents.js';
 import { registerObservability, type Readiness } from './observability/routes.js';
 import { StorageFileWatch } from './storage/file-watch.js';
 import { Janitor } from './janitor/janitor.js';
+import { ERROR_CODE_HEADER } from './shared/error-catalogue.js';
+import { OperatorSampler } from './operator/sampler.js';
 import { registerDocs } from './web/docs.js';
 import { registerWebApp } from './web/static.js';
 import { CredentialCallLimits } from './credentials/call-limits.js';
@@ -55,6 +57,8 @@ export interface App {
   pendingDocuments: PendingDocumentMover;
   /** Removes expired bookkeeping rows on the leading node (docs/operations.md, "Growth"). */
   janitor: Janitor;
+  /** Writes this node's readings for the operator's page every ten seconds. */
+  sampler: OperatorSampler;
   close(): Promise<void>;
 }
 
@@ -141,6 +145,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   storage.start();
   const readiness: Readiness = { draining: false, storageLost: () => storage.check() };
+  const janitor = new Janitor({ db: ctx.db, clock: ctx.clock, log: ctx.log, metrics: ctx.metrics, config, leading: () => ctx.events.leading });
+  // This node's readings for the operator's page (docs/operations.md, "The operator's page").
+  const sampler = new OperatorSampler({
+    db: ctx.db,
+    clock: ctx.clock,
+    log: ctx.log,
+    events: ctx.events,
+    ready: () => !readiness.draining && ctx.db.writesRefused === undefined,
+    janitor: () => janitor.last,
+  });
   // The contract operation serves the document generated from the routes built here.
   const contract = { document: (): unknown => undefined };
   const operations = allOperations(() => contract.document());
@@ -150,6 +164,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     extraRoutes: async (app, waits) => {
       // Liveness, readiness and metrics (docs/operations.md).
       registerObservability(app, ctx, ctx.metrics, readiness);
+      app.addHook('onResponse', async (request, reply) => {
+        if ((request.routeOptions.config as { operation?: string } | undefined)?.operation === undefined) return;
+        const code = reply.getHeader(ERROR_CODE_HEADER);
+        sampler.noteAnswer(reply.statusCode, typeof code === 'string' ? code : undefined);
+      });
       // The same operations as tools, at /v0/mcp (docs/mcp.md).
       registerMcpEndpoint(app, ctx, { operations, sharedSchemas, waits });
       // The OAuth 2.1 authorization server that lets MCP clients connect by URL (docs/oauth.md).
@@ -172,8 +191,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     searchBackfill.start();
     pendingDocuments.start();
   }
-  const janitor = new Janitor({ db: ctx.db, clock: ctx.clock, log: ctx.log, metrics: ctx.metrics, config, leading: () => ctx.events.leading });
   janitor.start();
+  sampler.start();
   return {
     http,
     ctx,
@@ -181,9 +200,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     searchBackfill,
     pendingDocuments,
     janitor,
+    sampler,
     async close() {
       readiness.draining = true;
       storage.stop();
+      sampler.stop();
       await janitor.stop();
       await searchBackfill.stop();
       await pendingDocuments.stop();

@@ -51,6 +51,7 @@ const EXCLUDED = [
   'deny_oauth_authorization_request',
   'list_oauth_grants',
   'revoke_oauth_grant',
+  'get_operator_status',
 ];
 
 /** The tool names docs/protocol.md lists (the credential gateway will add more). */

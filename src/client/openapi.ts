@@ -1974,6 +1974,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/operator/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the host is doing: nodes, their recent readings, table sizes, errors, the janitor
+         * @description For a host-wide Owner signed in (403 `role_required` otherwise, `session_required` for an API key). Every serving node samples itself every ten seconds; this answers the last half hour of every node’s samples, which nodes are running and which leads, the ten largest tables and indexes, error answers of the last hour by `Atrium-Error` code, and the janitor’s newest run (docs/operations.md, "The operator’s page").
+         */
+        get: operations["get_operator_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9705,6 +9725,143 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    get_operator_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The host now, and its last half hour. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time, UTC, ending in Z
+                         */
+                        now: string;
+                        /** @description Every node that sampled itself in the last half hour, newest first. */
+                        nodes: {
+                            node: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            first_seen_ts: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            last_seen_ts: string;
+                            leading: boolean;
+                            ready: boolean;
+                            /** @description Sampled within the last 30 seconds: the node is running. */
+                            current: boolean;
+                        }[];
+                        /** @description The last half hour of samples, all nodes, oldest first. */
+                        samples: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            ts: string;
+                            /** @description The node: its host name and process id, and when it started. */
+                            node: string;
+                            /** @description This node numbers events (PostgreSQL; always on SQLite) and runs the janitor. */
+                            leading: boolean;
+                            /** @description What `/readyz` would answer: the database answers and the node is not shutting down or refusing writes. */
+                            ready: boolean;
+                            /** @description The newest event cursor this node has followed. */
+                            head: number;
+                            /** @description Events appended host-wide per second since the previous sample (the head’s advance). */
+                            events_per_second: number;
+                            /** @description API requests this node answered per second since the previous sample. */
+                            requests_per_second: number;
+                            /** @description Error answers since the previous sample, by `Atrium-Error` code. */
+                            errors: {
+                                [key: string]: number;
+                            };
+                            /** @description Feed readers waiting in a long poll on this node. */
+                            long_poll_waiters: number;
+                            /** @description Webhook deliveries pending on the host. */
+                            webhook_queue_depth: number;
+                            /** @description Age of the oldest wake owed and not yet delivered on the host (0 when none). */
+                            oldest_owed_wake_seconds: number;
+                            /** @description The node’s PostgreSQL pool; null on SQLite (one connection). */
+                            db_pool: {
+                                /** @description Connections open. */
+                                total: number;
+                                /** @description Idle. */
+                                idle: number;
+                                /** @description Queries waiting for a connection. */
+                                waiting: number;
+                            } | null;
+                            /** @description The last janitor run on this node; null until one ran. */
+                            janitor: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time, UTC, ending in Z
+                                 */
+                                started_ts: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time, UTC, ending in Z
+                                 */
+                                finished_ts: string;
+                                /** @description Rows removed, by table. */
+                                removed: {
+                                    [key: string]: number;
+                                };
+                                /** @description Tables another node was sweeping. */
+                                skipped: string[];
+                            } | null;
+                        }[];
+                        /** @description The largest tables and indexes, largest first. */
+                        tables: {
+                            name: string;
+                            bytes: number;
+                        }[];
+                        /** @description Error answers of the last hour on every node, by code. */
+                        errors: {
+                            [key: string]: number;
+                        };
+                        /** @description The janitor’s newest run on any node. */
+                        janitor: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            started_ts: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time, UTC, ending in Z
+                             */
+                            finished_ts: string;
+                            /** @description Rows removed, by table. */
+                            removed: {
+                                [key: string]: number;
+                            };
+                            /** @description Tables another node was sweeping. */
+                            skipped: string[];
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -97,6 +97,8 @@ export const SWEEPS: readonly Sweep[] = [
       return ids.length;
     },
   },
+  // A node's readings for the operator's page, which shows the last half hour (src/operator/).
+  { table: 'operator_samples', batch: (tx, now, limit) => deleteSome(tx, 'operator_samples', sql`ts <= ${before(now, DAY_MS)}`, limit) },
   {
     table: 'blobs',
     batch: (tx, now, limit) =>

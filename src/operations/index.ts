@@ -27,6 +27,7 @@ import { credentialOperations } from '../credentials/operations.js';
 import { credentialSchemas } from '../credentials/schemas.js';
 import { oauthOperations } from '../oauth/operations.js';
 import { searchOperations, searchSchemas } from '../search/operations.js';
+import { operatorOperations } from '../operator/operations.js';
 import type { AnyOperation } from './operation.js';
 
 /** Named schemas (`components.schemas` in the contract), referenced with Type.Ref. */
@@ -72,6 +73,7 @@ export function allOperations(contract: () => unknown): AnyOperation[] {
     ...webhookOperations,
     ...credentialOperations,
     ...oauthOperations,
+    ...operatorOperations,
   ];
   const endpoints = (): string[] => [...meta, ...operations].map((op) => `${op.method} ${op.path}`);
   const meta: AnyOperation[] = [discoveryOperation(endpoints), contractOperation(contract)];

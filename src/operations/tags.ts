@@ -19,6 +19,7 @@ export const TAGS = {
   Webhooks: 'Signed wake-ups that say new events exist: signing keys, endpoints, subscriptions and deliveries.',
   Credentials: 'Approved external calls through the credential gateway: connections, approvals, calls and tickets.',
   OAuth: 'Consent to OAuth clients (the consent page) and the grants a person made.',
+  Operator: 'The host operator’s view for host-wide Owners: nodes and their recent readings, table sizes, error answers, the janitor.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

@@ -17,6 +17,7 @@ import type { OAuthTables } from '../oauth/tables.js';
 import type { SearchTables } from '../search/tables.js';
 import type { ReactionsTables } from '../reactions/tables.js';
 import type { ReadMarksTables } from '../read-marks/tables.js';
+import type { OperatorTables } from '../operator/tables.js';
 
 /** The whole database, as the intersection of each capability's own tables. */
 export type DatabaseSchema = MembersTables &
@@ -39,4 +40,5 @@ export type DatabaseSchema = MembersTables &
   OAuthTables &
   SearchTables &
   ReactionsTables &
-  ReadMarksTables;
+  ReadMarksTables &
+  OperatorTables;

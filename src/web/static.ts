@@ -17,7 +17,7 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.
  */
 const CLIENT_ROUTES = [
   /^\/$/,
-  /^\/(sign-in|credentials|inbox|agents|webhooks|search)\/?$/,
+  /^\/(sign-in|credentials|inbox|agents|webhooks|search|operator)\/?$/,
   /^\/activate\/[^/]+\/?$/,
   // Where the authorization endpoint sends a person to consent (src/oauth/).
   /^\/oauth\/consent\/?$/,

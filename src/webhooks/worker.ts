@@ -129,30 +129,10 @@ export class WebhookWorker implements WebhookDispatch {
   constructor(private readonly ctx: WebhookWorkerDeps) {
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
     this.attemptDeps = { ...ctx, connections: this.connections };
-    ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', async () => {
-      const row = await ctx.db.kysely
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    });
-    ctx.metrics.gauge('atrium_webhook_oldest_owed_seconds', 'Age of the oldest wake owed and not yet delivered on this host (0 when none).', async () => {
-      const row = await ctx.db.kysely
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.min('created_ts').as('oldest'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      const owed = await ctx.db.kysely
-        .selectFrom('webhook_subscriptions')
-        .select((eb) => eb.fn.min('owed_since_ts').as('oldest'))
-        .where('deleted_ts', 'is', null)
-        .where('status', '=', 'active')
-        .where('owed_through', 'is not', null)
-        .executeTakeFirst();
-      const oldest = [row?.oldest, owed?.oldest].filter((v): v is string => typeof v === 'string').sort()[0];
-      return oldest === undefined ? 0 : Math.max(0, (ctx.clock.now().getTime() - Date.parse(oldest)) / 1000);
-    });
+    ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', () => webhookQueueDepth(ctx.db));
+    ctx.metrics.gauge('atrium_webhook_oldest_owed_seconds', 'Age of the oldest wake owed and not yet delivered on this host (0 when none).', () =>
+      oldestOwedSeconds(ctx.db, ctx.clock.now()),
+    );
   }
 
   start(): void {
@@ -397,4 +377,24 @@ export class WebhookWorker implements WebhookDispatch {
       this.interrupt = undefined;
     }
   }
+}
+
+/** Deliveries pending on the host, to send or to retry (metrics and the operator's page). */
+export async function webhookQueueDepth(db: Database): Promise<number> {
+  const row = await db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Age in seconds of the oldest wake owed and not yet delivered on the host; 0 when none (metrics and the operator's page). */
+export async function oldestOwedSeconds(db: Database, now: Date): Promise<number> {
+  const row = await db.kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('created_ts').as('oldest')).where('status', '=', 'pending').executeTakeFirst();
+  const owed = await db.kysely
+    .selectFrom('webhook_subscriptions')
+    .select((eb) => eb.fn.min('owed_since_ts').as('oldest'))
+    .where('deleted_ts', 'is', null)
+    .where('status', '=', 'active')
+    .where('owed_through', 'is not', null)
+    .executeTakeFirst();
+  const oldest = [row?.oldest, owed?.oldest].filter((v): v is string => typeof v === 'string').sort()[0];
+  return oldest === undefined ? 0 : Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000);
 }

@@ -35,6 +35,7 @@ import * as memberAccessVersion from './0032-member-access-version.js';
 import * as sessionChangeNotices from './0033-session-change-notices.js';
 import * as spaceMemberPages from './0034-space-member-pages.js';
 import * as janitorIndexes from './0035-janitor-indexes.js';
+import * as operatorSamples from './0036-operator-samples.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -95,6 +96,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0033-session-change-notices': sessionChangeNotices,
   '0034-space-member-pages': spaceMemberPages,
   '0035-janitor-indexes': janitorIndexes,
+  '0036-operator-samples': operatorSamples,
 };
 
 /** What `atrium migrate --check` says of a pending migration: why it is not safe while old nodes run, if it is not. */

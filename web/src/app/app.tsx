@@ -1,5 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Route, Switch, useParams } from 'wouter';
+import { OperatorPage } from '../operator/operator-page';
+import { useMyRoles } from '../api/standing';
 import { InboxBadge } from '../inbox/badge';
 import { SpaceSwitcher } from '../spaces/space-switcher';
 import { InboxFeedProvider } from '../api/live';
@@ -45,6 +47,7 @@ function Routes() {
       <Route path="/inbox" component={InboxPage} />
       <Route path="/agents" component={AgentsPage} />
       <Route path="/webhooks" component={WebhookEndpointsPage} />
+      <Route path="/operator" component={OperatorPage} />
       <Route path={SEARCH_PAGE} component={SearchPage} />
       <Route path="/activate/:code" component={Activation} />
       <Route path="/oauth/consent" component={Consent} />
@@ -72,6 +75,7 @@ export function App() {
   const session = useSession();
   const [signOutError, setSignOutError] = useState('');
   const member = session.state.status === 'signed-in' ? session.state.member : null;
+  const hostOwner = (useMyRoles().data ?? []).some((r) => r.role === 'owner' && r.space === null);
 
   const signOut = async () => {
     setSignOutError('');
@@ -118,6 +122,13 @@ export function App() {
                   API credentials
                 </Link>
               </li>
+              {hostOwner ? (
+                <li>
+                  <Link to="/operator" aria-current={current('/operator')}>
+                    Operator
+                  </Link>
+                </li>
+              ) : null}
               <li className="muted signed-in-as">
                 Signed in as <strong>@{member.handle}</strong>
               </li>

@@ -1,0 +1,28 @@
+import { defineOperation } from '../operations/operation.js';
+import { requireHostWideOwner } from '../roles/authority.js';
+import { OperatorStatus } from './schemas.js';
+import { operatorStatus } from './status.js';
+
+export const getOperatorStatus = defineOperation({
+  name: 'get_operator_status',
+  method: 'GET',
+  path: '/v0/operator/status',
+  tag: 'Operator',
+  summary: 'What the host is doing: nodes, their recent readings, table sizes, errors, the janitor',
+  description:
+    'For a host-wide Owner signed in (403 `role_required` otherwise, `session_required` for an API key). Every serving node samples ' +
+    'itself every ten seconds; this answers the last half hour of every node’s samples, which nodes are running and which leads, ' +
+    'the ten largest tables and indexes, error answers of the last hour by `Atrium-Error` code, and the janitor’s newest run ' +
+    '(docs/operations.md, "The operator’s page").',
+  auth: { anonymous: false, schemes: ['session'] },
+  success: { status: 200, description: 'The host now, and its last half hour.', schema: OperatorStatus },
+  errors: [401, 403],
+  readOnly: true,
+  notAnMcpTool: 'a host-wide Owner’s view in the web app; agents never hold host-wide Owner powers',
+  handler: async ({ actor, ctx }) => {
+    await requireHostWideOwner(ctx.db.kysely, actor);
+    return operatorStatus(ctx.db, ctx.clock.now());
+  },
+});
+
+export const operatorOperations = [getOperatorStatus];
