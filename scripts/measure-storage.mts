@@ -1,8 +1,10 @@
-// What one message costs the database (docs/operations.md, "Storage"): posts
-// N messages of 200 characters through the real API into a fresh database and
-// reports the growth of every table and index, per message. SQLite always;
-// PostgreSQL too when ATRIUM_TEST_DATABASE_URL is set (its own schema, dropped
-// afterwards). `npx tsx scripts/measure-storage.mts`; N=2000 by default.
+// What a message, an event and a Resource version cost the database
+// (docs/operations.md, "Storage"): posts N messages of 200 characters, then
+// adds N/4 versions of about 1 KiB of Markdown to one Resource, through the
+// real API into a fresh database, and reports the growth of every table and
+// index per record. SQLite always; PostgreSQL too when ATRIUM_TEST_DATABASE_URL
+// is set (its own schema, dropped afterwards).
+// `npx tsx scripts/measure-storage.mts`; N=2000 by default.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { backends, startServer, type TestServer } from '../test/support/server.js';
@@ -54,17 +56,34 @@ for (const backend of backends()) {
     };
     // A few first, so that pages every table allocates once are not counted against the messages.
     for (let i = 0; i < 50; i++) await post(`warming up ${i} `.padEnd(200, '.'));
+    const report = (what: string, before: Map<string, number>, after: Map<string, number>, count: number, only?: RegExp) => {
+      let total = 0;
+      const parts: string[] = [];
+      for (const [name, bytes] of [...after].sort((a, b) => b[1] - a[1])) {
+        if (only && !only.test(name)) continue;
+        const grown = bytes - (before.get(name) ?? 0);
+        total += grown;
+        if (grown !== 0) parts.push(`${name} ${Math.round(grown / count)}`);
+      }
+      console.log(`${backend}: ${Math.round(total / count)} bytes per ${what} (${parts.join(', ')})`);
+    };
     const before = await sizes(server);
     for (let i = 0; i < N; i++) await post(`message ${i} `.padEnd(200, 'x'));
-    const after = await sizes(server);
-    let total = 0;
-    const parts: string[] = [];
-    for (const [name, bytes] of [...after].sort((a, b) => b[1] - a[1])) {
-      const grown = bytes - (before.get(name) ?? 0);
-      total += grown;
-      if (grown !== 0) parts.push(`${name} ${Math.round(grown / N)}`);
+    const posted = await sizes(server);
+    report('200-character message', before, posted, N);
+    // An event is its row and its feed index rows (subjects, audience), with their indexes.
+    report('event (message_posted)', before, posted, N, /event/);
+
+    const created = await server.request('POST', '/v0/spaces/plaza/resources', { token: ana.session, body: { name: 'Notes', content: '# Notes\n' } });
+    if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+    const versions = Math.max(1, Math.floor(N / 4));
+    const start = await sizes(server);
+    for (let i = 0; i < versions; i++) {
+      const content = `# Notes, version ${i}\n\n${`Paragraph ${i}: what changed and why. `.repeat(28)}`.slice(0, 1024);
+      const res = await server.request('POST', `/v0/spaces/plaza/resources/${created.body.id}/versions`, { token: ana.session, body: { content } });
+      if (res.status !== 201) throw new Error(`version answered ${res.status}`);
     }
-    console.log(`${backend}: ${Math.round(total / N)} bytes per 200-character message (${parts.join(', ')})`);
+    report('1 KiB Resource version (its blob included)', start, await sizes(server), versions);
   } finally {
     await server.stop();
   }

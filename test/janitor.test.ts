@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Janitor, JANITOR_BATCH } from '../src/janitor/janitor.js';
 import { DELIVERIES_KEPT_PER_SUBSCRIPTION } from '../src/janitor/sweeps.js';
 import type { DatabaseSchema } from '../src/storage/schema.js';
+import { CliRunner } from './support/cli.js';
 import { TestClock } from './support/clock.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
@@ -132,3 +133,51 @@ for (const backend of backends()) {
     });
   });
 }
+
+/**
+ * `atrium admin janitor` killed with SIGKILL mid-run, on a host that keeps
+ * serving: what it committed went in whole batches, nothing live went, and the
+ * next run removes the rest.
+ */
+describe('the janitor killed mid-run (sqlite)', () => {
+  let server: TestServer;
+  let cli: CliRunner;
+  const EXPIRED = JANITOR_BATCH * 40;
+
+  before(async () => {
+    server = await startServer('sqlite');
+    cli = new CliRunner(server.url);
+    const db = server.app.ctx.db.kysely;
+    const old = new Date(Date.now() - 3 * DAY).toISOString();
+    const rows = Array.from({ length: EXPIRED }, (_, i) => ({ bucket: 'killed', key_hash: `k${i % 97}`, hit_ts: old }));
+    for (let i = 0; i < rows.length; i += 500) await db.insertInto('rate_limit_hits').values(rows.slice(i, i + 500)).execute();
+    await db.insertInto('rate_limit_hits').values(Array.from({ length: 10 }, (_, i) => ({ bucket: 'live', key_hash: `l${i}`, hit_ts: new Date().toISOString() }))).execute();
+  });
+  after(async () => {
+    await cli.cleanup();
+    await server.stop();
+  });
+
+  const hits = async (bucket: string) =>
+    Number((await server.app.ctx.db.kysely.selectFrom('rate_limit_hits').select((eb) => eb.fn.countAll<number>().as('n')).where('bucket', '=', bucket).executeTakeFirstOrThrow()).n);
+
+  it('loses nothing live, leaves only whole batches done, and finishes at the next run', async () => {
+    const ada = await server.human('ada');
+    const env = { ATRIUM_DATABASE_URL: server.database.url, ATRIUM_DATA_DIR: server.app.ctx.config.dataDir, ATRIUM_LOG_LEVEL: 'warn' };
+    const run = cli.spawn(['admin', 'janitor'], env);
+    await run.waitForStdout(/^removed 500 from rate_limit_hits$/m);
+    run.child.kill('SIGKILL');
+    const ended = await run.exited;
+    const left = await hits('killed');
+    assert.equal((EXPIRED - left) % JANITOR_BATCH, 0, `only whole batches were removed (${EXPIRED - left} of ${EXPIRED})`);
+    if (!/^Removed /m.test(ended.stdout)) assert.ok(left > 0, 'killed before it was done');
+    assert.equal(await hits('live'), 10, 'no live row went');
+    assert.equal((await server.request('GET', '/v0/me', { token: ada.session })).status, 200, 'a live session still signs in');
+
+    const again = await cli.run(['admin', 'janitor'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`^Removed ${left} from rate_limit_hits\\.$`, 'm'));
+    assert.equal(await hits('killed'), 0);
+    assert.equal(await hits('live'), 10);
+  });
+});

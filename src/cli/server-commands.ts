@@ -112,6 +112,22 @@ export function registerServerCommands(program: Command): void {
     });
 
   admin
+    .command('janitor')
+    .description('remove what has expired now, as the leading node does every ten minutes (docs/operations.md, "Growth")')
+    .action(async () => {
+      const { Janitor } = await import('../janitor/janitor.js');
+      const ctx = await (await loadApp()).createContext(await adminDatabase(false), await quietLog());
+      try {
+        const janitor = new Janitor({ ...ctx, leading: () => true, onBatch: (table, n) => console.log(`removed ${n} from ${table}`) });
+        const run = await janitor.run();
+        const removed = Object.entries(run?.removed ?? {}).filter(([, n]) => n > 0);
+        console.log(removed.length === 0 ? 'Nothing had expired.' : `Removed ${removed.map(([table, n]) => `${n} from ${table}`).join(', ')}.`);
+        if (run && run.skipped.length > 0) console.log(`Left to the node sweeping them now: ${run.skipped.join(', ')}.`);
+      } finally {
+        await ctx.close();
+      }
+    });
+  admin
     .command('backup')
     .description('write a consistent backup of this host to one archive while it serves (docs/operations.md)')
     .requiredOption('--to <file>', 'the archive to write; never overwritten')

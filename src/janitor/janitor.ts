@@ -26,6 +26,8 @@ export interface JanitorDeps {
   config: Pick<Config, 'webhookDeliveryRetentionDays' | 'janitorIntervalSeconds'>;
   /** Whether this node leads the event log (always, on SQLite): only the leading node runs the janitor. */
   leading: () => boolean;
+  /** Told of each committed batch (`atrium admin janitor` prints them). */
+  onBatch?: (table: string, removed: number) => void;
 }
 
 /**
@@ -111,6 +113,7 @@ export class Janitor {
       if (batch === 'held elsewhere') return removed > 0 ? removed : batch;
       removed += batch;
       this.removedTotal.set(sweep.table, (this.removedTotal.get(sweep.table) ?? 0) + batch);
+      if (batch > 0) this.deps.onBatch?.(sweep.table, batch);
       if (batch < JANITOR_BATCH || this.stopped) return removed;
     }
   }
