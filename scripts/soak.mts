@@ -55,7 +55,7 @@ for (const backend of backends()) {
           await server.request('PATCH', `/v0/spaces/plaza/webhook-subscriptions/${subscription.body.id}`, {
             token,
             body: { debounce_ms: 1000 + (n % 1000) },
-            headers: { 'idempotency-key': `soak-${n}` },
+            headers: { 'idempotency-key': `soak-key-${n}` },
             unchecked: true,
           })
         ).status;
