@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { mintMemberKey } from '../src/identity/member-keys.js';
 import { assertError } from './support/errors.js';
 import { backends, startServer, type TestServer } from './support/server.js';
 
@@ -49,9 +50,11 @@ for (const backend of backends()) {
       assert.ok(status.janitor && 'sessions' in status.janitor.removed, 'the janitor run the node sampled');
     });
 
-    it('is a host-wide Owner’s alone', async () => {
+    it('is a host-wide Owner’s alone, with their session or their own key', async () => {
       assertError(await server.request('GET', '/v0/operator/status', { token: member.session }), 'role_required');
       assertError(await server.request('GET', '/v0/operator/status'), 'credential_required');
+      const key = await server.app.ctx.db.transaction((tx) => mintMemberKey(tx, owner.handle, 'client_activation', 'status script'));
+      assert.equal((await server.request('GET', '/v0/operator/status', { token: key.key })).status, 200);
     });
   });
 }

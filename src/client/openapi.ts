@@ -1983,7 +1983,7 @@ export interface paths {
         };
         /**
          * What the host is doing: nodes, their recent readings, table sizes, errors, the janitor
-         * @description For a host-wide Owner signed in (403 `role_required` otherwise, `session_required` for an API key). Every serving node samples itself every ten seconds; this answers the last half hour of every node’s samples, which nodes are running and which leads, the ten largest tables and indexes, error answers of the last hour by `Atrium-Error` code, and the janitor’s newest run (docs/operations.md, "The operator’s page").
+         * @description For a host-wide Owner, with a session or their own member key (403 `role_required` otherwise), so a script of theirs can watch it too. Every serving node samples itself every ten seconds; this answers the last half hour of every node’s samples, which nodes are running and which leads, the ten largest tables and indexes, error answers of the last hour by `Atrium-Error` code, and the janitor’s newest run (docs/operations.md, "The operator’s page").
          */
         get: operations["get_operator_status"];
         put?: never;

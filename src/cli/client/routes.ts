@@ -130,5 +130,5 @@ export const ROUTES: Route[] = [
   {"name":"deny_oauth_authorization_request","method":"POST","path":"/v0/oauth-authorization-requests/{id}/deny","auth":{"anonymous":false,"schemes":["session"]}},
   {"name":"list_oauth_grants","method":"GET","path":"/v0/oauth-grants","auth":{"anonymous":false,"schemes":["session"]}},
   {"name":"revoke_oauth_grant","method":"POST","path":"/v0/oauth-grants/{id}/revoke","auth":{"anonymous":false,"schemes":["session"]}},
-  {"name":"get_operator_status","method":"GET","path":"/v0/operator/status","auth":{"anonymous":false,"schemes":["session"]}},
+  {"name":"get_operator_status","method":"GET","path":"/v0/operator/status","auth":{"anonymous":false,"schemes":["member_key","session"]}},
 ];
