@@ -3,15 +3,11 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { gatewayStoreUrl } from '../gateway/config.js';
 import { writeArchive, type ArchivedFile, type Manifest } from './archive.js';
 
 /** Files of the data directory that are not kept: the databases (copied as snapshots instead) and notes of running processes. */
 const NOT_KEPT = [/^atrium\.db(-wal|-shm|-journal)?$/, /^gateway\.db(-wal|-shm|-journal)?$/, /^server\.json$/, /^gateway\.json$/, /\.partial$/, /^\.atrium-/];
-
-/** Where the embedded gateway keeps its ledger, as `atrium gateway` finds it. */
-export function gatewayLedgerUrl(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(resolve(dataDir), 'gateway.db')}`;
-}
 
 /**
  * `atrium admin backup --to FILE` (docs/operations.md, "Backup and restore"):
@@ -47,7 +43,7 @@ export async function takeBackup(config: Config, to: string, say: (line: string)
       ({ eventCursor, migration } = await describePostgres(config.databaseUrl));
       say(`The database is PostgreSQL: take it with pg_dump (docs/operations.md); its newest event now is ${eventCursor ?? 'none'}.`);
     }
-    const ledger = gatewayLedgerUrl(config.dataDir);
+    const ledger = gatewayStoreUrl(config.dataDir);
     if (ledger.startsWith('sqlite:') && existsSync(ledger.slice('sqlite:'.length))) {
       const copy = join(staging, 'gateway.db');
       say(`Copying the gateway's ledger ${ledger.slice('sqlite:'.length)}…`);

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { holdsAtrium } from '../storage/existing.js';
 import { ArchiveRefused, readArchive, syncFile, type Manifest } from './archive.js';
-import { gatewayLedgerUrl } from './backup.js';
+import { gatewayStoreUrl } from '../gateway/config.js';
 
 export interface Restored {
   manifest: Manifest;
@@ -47,7 +47,7 @@ export async function restoreBackup(config: Config, from: string): Promise<Resto
       );
     }
     const placed: string[] = [];
-    const ledger = gatewayLedgerUrl(dataDir);
+    const ledger = gatewayStoreUrl(dataDir);
     for (const file of manifest.files) {
       const at = join(staging, file.path);
       let to: string;

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 
 /**
@@ -53,7 +53,8 @@ export function registerGatewayCommands(program: Command): void {
     .action(async (opts: { databaseUrl?: string }) => {
       const { openStore } = await import('../gateway/store.js');
       const { verifyLedger } = await import('../gateway/ledger.js');
-      const url = opts.databaseUrl ?? process.env.ATRIUM_GATEWAY_DATABASE_URL ?? `sqlite:${join(resolve(process.env.ATRIUM_DATA_DIR || './data'), 'gateway.db')}`;
+      const { gatewayStoreUrl } = await import('../gateway/config.js');
+      const url = opts.databaseUrl ?? gatewayStoreUrl(process.env.ATRIUM_DATA_DIR || './data');
       if (url.startsWith('sqlite:') && !existsSync(url.slice('sqlite:'.length))) throw new Error(`no gateway ledger at ${url}`);
       const store = openStore(url);
       try {

@@ -29,6 +29,16 @@ export const MIN_KEY_LENGTH = 32;
 /** Room for four answers at the largest `maxResponseBytes` a destination may have. */
 export const DEFAULT_BUFFER_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Where a gateway keeps its store and ledger: ATRIUM_GATEWAY_DATABASE_URL, else
+ * `gateway.db` in its data directory (the embedded gateway is given the
+ * service's). Also what `atrium gateway verify-ledger` and the service's
+ * backup, restore and verify read.
+ */
+export function gatewayStoreUrl(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(resolve(dataDir), 'gateway.db')}`;
+}
+
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const host = env.ATRIUM_GATEWAY_HOST || '127.0.0.1';
   const port = parsePort(env.ATRIUM_GATEWAY_PORT ?? '8081');
@@ -39,7 +49,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   // The issuer and the audit reader are different parties; one key for both would let the service read the ledger.
   if (auditKey === issuerKey) throw new GatewayConfigError('ATRIUM_GATEWAY_AUDIT_KEY must differ from ATRIUM_GATEWAY_ISSUER_KEY');
   const dataDir = resolve(env.ATRIUM_DATA_DIR || './data');
-  const databaseUrl = env.ATRIUM_GATEWAY_DATABASE_URL || `sqlite:${join(dataDir, 'gateway.db')}`;
+  const databaseUrl = gatewayStoreUrl(dataDir, env);
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) throw new GatewayConfigError('ATRIUM_GATEWAY_DATABASE_URL must start with sqlite: or postgres://');
   const destinations = env.ATRIUM_GATEWAY_DESTINATIONS ? loadDestinations(env.ATRIUM_GATEWAY_DESTINATIONS) : [];
   const calls: CallBounds = {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
-import { gatewayLedgerUrl } from '../backup/backup.js';
+import { gatewayStoreUrl } from '../gateway/config.js';
 import { verifyLedger } from '../gateway/ledger.js';
 import { openStore } from '../gateway/store.js';
 import { systemClock } from '../shared/clock.js';
@@ -99,7 +99,7 @@ async function signingKeys(db: Database, config: Config): Promise<Finding> {
 }
 
 async function gatewayLedger(config: Config): Promise<Finding> {
-  const url = gatewayLedgerUrl(config.dataDir);
+  const url = gatewayStoreUrl(config.dataDir);
   if (url.startsWith('sqlite:') && !existsSync(url.slice('sqlite:'.length))) return { check: "gateway's ledger", summary: 'none here (no embedded gateway has run on this data directory)', faults: [] };
   const store = openStore(url);
   try {
