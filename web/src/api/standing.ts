@@ -39,6 +39,11 @@ export function isOwnerOrHostOf(roles: RoleAssignment[] | undefined, slug: strin
   return (roles ?? []).some((r) => (r.role === 'owner' || r.role === 'host') && (r.space === null || r.space === slug));
 }
 
+/** A host-wide Owner: sees the operator's page. */
+export function isHostWideOwner(roles: RoleAssignment[] | undefined): boolean {
+  return (roles ?? []).some((r) => r.role === 'owner' && r.space === null);
+}
+
 /** A host-wide Owner or Host: approves proposed Spaces and members. */
 export function isHostWideOwnerOrHost(roles: RoleAssignment[] | undefined): boolean {
   return (roles ?? []).some((r) => (r.role === 'owner' || r.role === 'host') && r.space === null);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { Route, Switch, useParams } from 'wouter';
 import { OperatorPage } from '../operator/operator-page';
-import { useMyRoles } from '../api/standing';
+import { isHostWideOwner, useMyRoles } from '../api/standing';
 import { InboxBadge } from '../inbox/badge';
 import { SpaceSwitcher } from '../spaces/space-switcher';
 import { InboxFeedProvider } from '../api/live';
@@ -75,7 +75,7 @@ export function App() {
   const session = useSession();
   const [signOutError, setSignOutError] = useState('');
   const member = session.state.status === 'signed-in' ? session.state.member : null;
-  const hostOwner = (useMyRoles().data ?? []).some((r) => r.role === 'owner' && r.space === null);
+  const hostOwner = isHostWideOwner(useMyRoles().data);
 
   const signOut = async () => {
     setSignOutError('');

@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useSession } from '../api/session';
-import { useMyRoles } from '../api/standing';
+import { isHostWideOwner, useMyRoles } from '../api/standing';
 import { ErrorMessage, Loading, PageHeading, useTitle } from '../app/page';
 import { navigate, signInPath } from '../app/router';
 import { Loaded, RelativeTime, Time } from '../app/ui';
@@ -20,7 +20,7 @@ export function OperatorPage() {
   useEffect(() => {
     if (signedOut) navigate(signInPath('/operator'), { replace: true });
   }, [signedOut]);
-  const owner = (roles.data ?? []).some((r) => r.role === 'owner' && r.space === null);
+  const owner = isHostWideOwner(roles.data);
   const status = useOperatorStatus(owner);
 
   if (session.state.status !== 'signed-in' || roles.isPending) return <Loading what="your roles" />;
