@@ -72,7 +72,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   // Read before the database opens: a malformed file stops the start with nothing else begun.
   const credentialConnections = loadCredentialConnections(config.credentialConnectionsPath);
   setWritesIndexed(config.searchIndex);
-  const db = Database.open(config.databaseUrl, { clock, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
+  const db = Database.open(config.databaseUrl, { clock, busyTimeoutMs: config.sqliteBusyTimeoutMs, ...(options.databaseSchema ? { schema: options.databaseSchema } : {}) });
   let addressDigest: AddressDigest;
   let events: EventLog;
   let webhookKeys: WebhookSigningKeys;

@@ -102,6 +102,8 @@ export interface Config {
   resourceMaxBytes: number;
   /** Directory for files (outbox mail, the running server's address): ATRIUM_DATA_DIR, else the SQLite file's directory, else ./data. */
   dataDir: string;
+  /** SQLite only: how long a write waits for a lock another process holds before it is retried, then answered 503 (src/storage/busy.ts). */
+  sqliteBusyTimeoutMs: number;
   logLevel: string;
 }
 
@@ -168,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     activationPollRateLimit: parsePositiveInt('ATRIUM_ACTIVATION_POLL_RATE_LIMIT', env.ATRIUM_ACTIVATION_POLL_RATE_LIMIT ?? '120'),
     resourceMaxBytes: parseResourceMaxBytes(env.ATRIUM_RESOURCE_MAX_BYTES ?? String(DEFAULT_RESOURCE_MAX_BYTES)),
     dataDir: explicitDataDir ?? dataDirFor(databaseUrl),
+    sqliteBusyTimeoutMs: parsePositiveInt('ATRIUM_SQLITE_BUSY_TIMEOUT_MS', env.ATRIUM_SQLITE_BUSY_TIMEOUT_MS ?? '5000'),
     logLevel: env.ATRIUM_LOG_LEVEL || 'info',
   };
 }

@@ -8,6 +8,7 @@ import secureJsonParse from 'secure-json-parse';
 import type { Logger } from 'pino';
 import type { AppContext } from '../app-context.js';
 import { requestLogger } from '../logger.js';
+import { databaseBusy, isDatabaseBusy } from '../storage/busy.js';
 import type { Actor } from '../identity/actor.js';
 import type { AnyOperation, ResponseControl } from '../operations/operation.js';
 import { NO_WAITING, type WaitAllowance } from '../operations/waits.js';
@@ -321,6 +322,8 @@ function sendError(error: FastifyError | AtriumError, request: FastifyRequest, r
     reply.send({ detail: error.detail });
     return;
   }
+  // A read outside a unit of work that met another process's lock past the busy timeout: retryable, never a 500.
+  if (isDatabaseBusy(error)) return sendError(databaseBusy(0), request, reply, baseUrl);
   if (error.validation) {
     reply.code(422).header(ERROR_CODE_HEADER, 'validation_failed').send({ detail: describeValidationError(error.validation as never, error.validationContext) });
     return;

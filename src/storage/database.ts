@@ -1,13 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseConnection, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
 import { appendEvents, type Appended } from '../events/append.js';
 import type { NewEvent } from '../events/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AtriumError } from '../shared/errors.js';
+import { databaseBusy, DEFAULT_SQLITE_BUSY_TIMEOUT_MS, isDatabaseBusy } from './busy.js';
 import type { Dialect } from './dialect.js';
+import { createPrivateSqliteFile } from './file-modes.js';
 import { contractReason, migrationProvider } from './migrations/index.js';
 import type { PreparedStatement } from './prepared.js';
 import type { DatabaseSchema } from './schema.js';
@@ -48,6 +48,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in their own). */
   schema?: string;
   clock: Clock;
+  /** SQLite only: how long a statement waits for a lock another process holds (ATRIUM_SQLITE_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
 }
 
 export class Database {
@@ -76,18 +78,19 @@ export class Database {
     const plugins = [new WriteWatch(watchers, 'each statement')];
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length) || ':memory:';
-      if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+      // Made readable by this user alone before SQLite opens it: SQLite gives the -wal and -shm files the database file's mode.
+      if (path !== ':memory:') createPrivateSqliteFile(path);
       const sqlite = new BetterSqlite3(path);
       sqlite.pragma('journal_mode = WAL');
       sqlite.pragma('synchronous = NORMAL');
       sqlite.pragma('foreign_keys = ON');
-      // Another process (the `atrium admin` CLI) may hold the write lock briefly.
-      sqlite.pragma('busy_timeout = 5000');
+      // Another process (the `atrium admin` CLI, a backup) may hold the write lock briefly.
+      sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS}`);
       // A page cache of up to 64 MiB (SQLite's default is 2 MiB), filled only as pages are read.
       // A search reads the documents its words match, scattered through the table; with the
       // default cache each search read them from the operating system again (docs/search.md, "Costs").
       sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-      const kysely = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins });
+      const kysely = new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), plugins });
       return new Database(kysely, watchers, 'sqlite', options);
     }
     if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -191,7 +194,15 @@ export class Database {
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.refusal !== undefined) throw new AtriumError('node_unavailable', this.refusal);
     const work = (trx: Transaction<DatabaseSchema>) => this.unit(trx, fn);
-    const { value, announced } = this.batches ? await this.batches.run(work) : await this.alone(work);
+    let committed: Committed<T>;
+    try {
+      committed = this.batches ? await this.batches.run(work) : await this.alone(work);
+    } catch (err) {
+      // Still busy after the batch's retries: the client may send it again, nothing of it was written.
+      if (this.batches && isDatabaseBusy(err)) throw databaseBusy(this.options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+      throw err;
+    }
+    const { value, announced } = committed;
     await announced;
     for (const listener of this.committedListeners) listener();
     return value;
@@ -283,6 +294,25 @@ export function anotherSchemaChanged(error: unknown, ours: string | undefined, w
         ? /relation "([^".]+)\.[^"]+" does not exist/.exec(String(message))?.[1]
         : undefined;
   return named !== undefined && named !== ours;
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: the write lock is taken at BEGIN, where
+ * a lock another process holds (`atrium admin janitor`) is waited for under the
+ * busy timeout. A deferred transaction takes it at its first write instead,
+ * and when another process committed since the transaction's first read,
+ * SQLite answers SQLITE_BUSY at once, without waiting: a write failed so while
+ * the janitor ran beside a serving host. This node has one connection, so
+ * taking the lock early costs it nothing.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /** The SQLite page cache's bound, in KiB (a negative `cache_size` is KiB; a positive one, pages). */

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { isDatabaseBusy } from './busy.js';
 import type { DatabaseSchema } from './schema.js';
 
 /** What a unit of work left to do once its transaction commits, or to undo if it does not. */
@@ -29,6 +30,14 @@ export interface Committed<T> {
 
 /** Units that may share one SQLite transaction; beyond this the batch commits and the rest start the next. */
 export const MAX_UNITS_PER_COMMIT = 32;
+
+/**
+ * Times a batch asks for the write lock while another process holds it, each
+ * waiting out the busy timeout, before its units are told the database is busy
+ * (503, retry later). Nothing has run before the lock is taken, so asking
+ * again is safe.
+ */
+export const BEGIN_ATTEMPTS = 3;
 
 const SAVEPOINT = CompiledQuery.raw('savepoint unit');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
@@ -80,13 +89,29 @@ export class SqliteBatches {
     }
   }
 
+  /** Runs `body` in a transaction, asking again for the write lock while another process holds it (BEGIN_ATTEMPTS). */
+  private async begun(body: (trx: Transaction<DatabaseSchema>) => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let started = false;
+      try {
+        await this.kysely.transaction().execute((trx) => {
+          started = true;
+          return body(trx);
+        });
+        return;
+      } catch (err) {
+        if (started || attempt >= BEGIN_ATTEMPTS || !isDatabaseBusy(err)) throw err;
+      }
+    }
+  }
+
   private async batch(): Promise<void> {
     const done: Array<{ unit: Queued; outcome: UnitOutcome<unknown> }> = [];
     /** A unit taken from the queue whose savepoint has not been settled yet. */
     let running: Queued | undefined;
     let taken = 0;
     try {
-      await this.kysely.transaction().execute(async (trx) => {
+      await this.begun(async (trx) => {
         while (this.queue.length > 0 && done.length < MAX_UNITS_PER_COMMIT) {
           running = this.queue.shift()!;
           taken += 1;
@@ -115,8 +140,8 @@ export class SqliteBatches {
         unit.reject(err);
       }
       // Not even BEGIN succeeded (a closed database, a lock held past the busy
-      // timeout): every unit waiting would meet the same, and retrying at once
-      // would only spin. Each is told, as each would have been on its own.
+      // timeout on every attempt): every unit waiting would meet the same, and
+      // retrying at once would only spin. Each is told, as each would have been on its own.
       if (taken === 0) for (const unit of this.queue.splice(0)) unit.reject(err);
       return;
     }
