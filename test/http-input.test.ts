@@ -110,10 +110,10 @@ for (const backend of backends()) {
       const missing = await server.request('GET', '/v0/me');
       assert.equal(missing.status, 401);
       const metadata = `resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0"`;
-      assert.equal(missing.headers.get('www-authenticate'), `Bearer realm="atrium", ${metadata}`);
+      assert.equal(missing.headers.get('www-authenticate'), `Bearer realm="atrium", ${metadata}, scope="read write"`);
       const wrong = await server.request('GET', '/v0/me', { token: 'sk_atrium_nonsense' });
       assert.equal(wrong.status, 401);
-      assert.equal(wrong.headers.get('www-authenticate'), `Bearer realm="atrium", ${metadata}, error="invalid_token"`);
+      assert.equal(wrong.headers.get('www-authenticate'), `Bearer realm="atrium", ${metadata}, error="invalid_token", scope="read write"`);
     });
 
     it('answers a known path asked with the wrong method 405 with Allow, and an unknown path 404', async () => {

@@ -92,7 +92,7 @@ for (const backend of backends()) {
     it('answers a request without a bearer credential 401 with a Bearer challenge, cookies included', async () => {
       for (const headers of [{}, { cookie: `atrium_session=${ada.session}` }] as Array<Record<string, string>>) {
         const res = await raw(server, { headers, body: JSON.stringify(INITIALIZE) });
-        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp"`);
+        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp", scope="read write"`);
         // The words tell the caller what to send.
         assert.match(detailOf(res, 'credential_required'), /Authorization: Bearer/);
       }
@@ -108,7 +108,7 @@ for (const backend of backends()) {
         [`Bearer ${signedOut.session}`, 'session_expired'],
       ] as Array<[string, ErrorCode]>) {
         const res = await raw(server, { headers: { authorization }, body: JSON.stringify(INITIALIZE) });
-        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp", error="invalid_token"`);
+        assert.equal(res.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp", error="invalid_token", scope="read write"`);
         detailOf(res, code);
       }
     });

@@ -99,15 +99,15 @@ for (const backend of backends()) {
       it('names the resource metadata in every 401, and says invalid_token when a token was presented', async () => {
         const mcp = await fetch(`${server.url}/v0/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
         assert.equal(mcp.status, 401);
-        assert.equal(mcp.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp"`);
+        assert.equal(mcp.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0/mcp", scope="read write"`);
         const mcpBad = await mcpStatus(server, 'at_atrium_nosuchtoken');
         assert.equal(mcpBad.status, 401);
-        assert.match(mcpBad.headers.get('www-authenticate')!, /resource_metadata=".*\/v0\/mcp", error="invalid_token"$/);
+        assert.match(mcpBad.headers.get('www-authenticate')!, /resource_metadata=".*\/v0\/mcp", error="invalid_token", scope="read write"$/);
         const rest = await server.request('GET', '/v0/me');
-        assert.equal(rest.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0"`);
+        assert.equal(rest.headers.get('www-authenticate'), `Bearer realm="atrium", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v0", scope="read write"`);
         const restBad = await server.request('GET', '/v0/me', { token: 'at_atrium_nosuchtoken' });
         assert.equal(restBad.status, 401);
-        assert.match(restBad.headers.get('www-authenticate')!, /error="invalid_token"$/);
+        assert.match(restBad.headers.get('www-authenticate')!, /error="invalid_token", scope="read write"$/);
       });
     });
 

@@ -4411,12 +4411,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…"` (with `error="invalid_token"` when a credential was presented). */
+        /** @description No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…", scope="read write"` (with `error="invalid_token"` when a credential was presented). */
         Unauthenticated: {
             headers: {
                 /** @description The error code (docs/errors.md): branch on it, never on `detail`. */
                 "Atrium-Error": "credential_required" | "credential_malformed" | "key_invalid" | "session_expired" | "token_invalid" | "sign_in_code_invalid" | "poll_secret_invalid" | "unauthorized" | "ticket_invalid" | "ticket_expired";
-                /** @description Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize), with `error="invalid_token"` when a credential was presented and failed. */
+                /** @description Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize) and `scope="read write"` (the scope to ask for), with `error="invalid_token"` when a credential was presented and failed. */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };

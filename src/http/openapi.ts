@@ -37,8 +37,8 @@ const ERROR_HEADERS: Record<string, Record<string, unknown>> = {
   '401': {
     'WWW-Authenticate': {
       description:
-        'Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize), ' +
-        'with `error="invalid_token"` when a credential was presented and failed.',
+        'Always `Bearer realm="atrium", resource_metadata="<base>/.well-known/oauth-protected-resource/v0"` (where an OAuth client discovers how to authorize) ' +
+        'and `scope="read write"` (the scope to ask for), with `error="invalid_token"` when a credential was presented and failed.',
       schema: { type: 'string' },
     },
   },
@@ -72,7 +72,7 @@ const ERROR_DESCRIPTIONS: Record<DeclaredStatus, string> = {
   405: 'This path does not take this method; `Allow` lists those it takes.',
   408: 'The headers and the whole body did not arrive in time. The connection is closed.',
   431: 'The request headers are too large. The connection is closed.',
-  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…"` (with `error="invalid_token"` when a credential was presented).',
+  401: 'No credential, an unknown or malformed key, sign-in required, or an invalid secret. Carries `WWW-Authenticate: Bearer realm="atrium", resource_metadata="…", scope="read write"` (with `error="invalid_token"` when a credential was presented).',
   403: 'The credential is valid but not allowed here (wrong steward key, role or member status; an OAuth grant that is read-only, with `WWW-Authenticate: Bearer error="insufficient_scope", scope="write"`, or narrowed to other Spaces).',
   404: 'No such record.',
   409: 'The record is not in a state that allows this, or it already exists; or a request with the same `Idempotency-Key` is still running.',

@@ -185,6 +185,7 @@ async function lookUpAccessToken(
       'oauth_tokens.token_hash',
       'oauth_tokens.expires_ts as token_expires_ts',
       'oauth_tokens.revoked_ts as token_revoked_ts',
+      'oauth_tokens.scope as token_scope',
       'oauth_grants.id as grant_id',
       'oauth_grants.scope as grant_scope',
       'oauth_grants.spaces as grant_spaces',
@@ -202,6 +203,7 @@ async function lookUpAccessToken(
     token_hash,
     token_expires_ts,
     token_revoked_ts: _tokenRevoked,
+    token_scope,
     grant_id,
     grant_scope,
     grant_spaces,
@@ -219,7 +221,8 @@ async function lookUpAccessToken(
     keyHash: token_hash,
     lastUsedTs: grant_last_used_ts,
     grant: {
-      narrowing: { id: grant_id, scope: grant_scope, spaces: grant_spaces === null ? null : (JSON.parse(grant_spaces) as string[]) },
+      // The token's own scope: a scope-down refresh answers tokens narrower than their grant.
+      narrowing: { id: grant_id, scope: token_scope ?? grant_scope, spaces: grant_spaces === null ? null : (JSON.parse(grant_spaces) as string[]) },
       resource: grant_resource,
       expiresTs: token_expires_ts,
       humanStatus: human_status,

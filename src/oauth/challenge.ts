@@ -15,14 +15,18 @@ export function resourceMetadataUrl(resource: string): string {
   return `${url.origin}${PROTECTED_RESOURCE_METADATA_PATH}${url.pathname}`;
 }
 
+/** The scope a 401 names: everything a client may ask for, so that a first authorization asks for what the resource serves. */
+export const CHALLENGE_SCOPE = 'read write';
+
 /**
  * `WWW-Authenticate` for a refusal at a protected resource: where to discover
  * how to authorize, and (RFC 6750) why a presented token failed or what scope
- * it lacks.
+ * it lacks. A 401 names the scope to ask for (MCP clients read it to choose
+ * their first request's `scope`); a 403 names only the scope that is missing.
  */
 export function bearerChallenge(resource: string, error?: 'invalid_token' | { insufficientScope: string }): string {
-  let challenge = `Bearer realm="atrium", resource_metadata="${resourceMetadataUrl(resource)}"`;
-  if (error === 'invalid_token') challenge += ', error="invalid_token"';
-  else if (error) challenge += `, error="insufficient_scope", scope="${error.insufficientScope}"`;
-  return challenge;
+  const challenge = `Bearer realm="atrium", resource_metadata="${resourceMetadataUrl(resource)}"`;
+  if (error === undefined) return `${challenge}, scope="${CHALLENGE_SCOPE}"`;
+  if (error === 'invalid_token') return `${challenge}, error="invalid_token", scope="${CHALLENGE_SCOPE}"`;
+  return `${challenge}, error="insufficient_scope", scope="${error.insufficientScope}"`;
 }

@@ -75,6 +75,8 @@ export interface OAuthTokenTable {
   /** A refresh token that was exchanged; presenting it again revokes the grant. */
   rotated_ts: string | null;
   revoked_ts: string | null;
+  /** What this token may do: its grant's scope or narrower (a scope-down refresh); null means the grant's (tokens from before migration 0037). */
+  scope: OAuthScope | null;
 }
 
 export interface OAuthTables {

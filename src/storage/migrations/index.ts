@@ -36,6 +36,7 @@ import * as sessionChangeNotices from './0033-session-change-notices.js';
 import * as spaceMemberPages from './0034-space-member-pages.js';
 import * as janitorIndexes from './0035-janitor-indexes.js';
 import * as operatorSamples from './0036-operator-samples.js';
+import * as oauthTokenScope from './0037-oauth-token-scope.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0034-space-member-pages': spaceMemberPages,
   '0035-janitor-indexes': janitorIndexes,
   '0036-operator-samples': operatorSamples,
+  '0037-oauth-token-scope': oauthTokenScope,
 };
 
 /** What `atrium migrate --check` says of a pending migration: why it is not safe while old nodes run, if it is not. */
