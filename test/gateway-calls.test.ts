@@ -1,12 +1,25 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { LedgerRecord } from '../src/shared/gateway-wire.js';
-import { answers, destinationFor, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadGatewayConfig } from '../src/gateway/config.js';
+import { callHoldBytes } from '../src/gateway/limits.js';
+import type { CallResult, LedgerRecord } from '../src/shared/gateway-wire.js';
+import { answers, destinationFor, type DestinationEntry, gatewayBackends, startGateway, startUpstream, ticketRequest, type TestGateway, type Upstream } from './support/gateway.js';
 
 const forRun = (ledger: LedgerRecord[], runId: string) => ledger.filter((r) => r.run_id === runId);
 
 const SECRET = 'sk-provider-secret-0123456789';
+const MiB = 1024 * 1024;
+
+/** A destinations file with these entries, in a fresh directory; its path. */
+function writeDestinations(destinations: DestinationEntry[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'atrium-destinations-')), 'destinations.json');
+  writeFileSync(path, JSON.stringify({ destinations }));
+  return path;
+}
 
 for (const backend of gatewayBackends()) {
   describe(`credential gateway calls (${backend})`, () => {
@@ -33,7 +46,8 @@ for (const backend of gatewayBackends()) {
       });
       const issued = await gw.issue(req);
       assert.equal(issued.status, 201, JSON.stringify(issued.body));
-      assert.deepEqual(Object.keys(issued.body).sort(), ['expires_ts', 'ticket']);
+      assert.deepEqual(Object.keys(issued.body).sort(), ['expires_ts', 'max_response_bytes', 'ticket']);
+      assert.equal(issued.body.max_response_bytes, 65536, 'the destination’s answer limit, so the service can make room before using the ticket');
 
       const before = upstream.received.length;
       const result = await gw.call(issued.body.ticket);
@@ -379,24 +393,104 @@ for (const backend of gatewayBackends()) {
     });
 
     it('bounds the answers it holds at once: 503 gateway_busy with Retry-After beyond ATRIUM_GATEWAY_BUFFER_BYTES', async () => {
+      // Room for two calls to this destination, each counted at what it may hold (twice its answer limit and the writing room).
+      const budget = 2 * callHoldBytes(1000) + 500;
       const gw = await startGateway({
         backend,
         inProcess: true,
         destinations: [destinationFor(upstream, { maxResponseBytes: 1000 })],
-        env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: '2500' },
+        env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: String(budget) },
       });
       try {
         const tickets = await Promise.all(['a', 'b', 'c'].map(async (member) => (await gw.issue(ticketRequest(upstream.url('/v1/held'), { member, connection_id: member }))).body.ticket));
         const calls = [await inFlight(gw, tickets[0]!), await inFlight(gw, tickets[1]!)];
         await refusedForLoad(await use(gw, tickets[2]!), 'gateway_busy', 503);
+        assert.deepEqual(gw.gateway!.ctx.limits.held(), { calls: 2, bytes: 2 * callHoldBytes(1000), peakBytes: 2 * callHoldBytes(1000) });
         release();
         for (const call of calls) assert.equal((await call.answer).status, 200);
         const later = await inFlight(gw, tickets[2]!);
         release();
         assert.equal((await later.answer).status, 200, 'room again once the answers are written out');
+        assert.ok(gw.gateway!.ctx.limits.held().peakBytes <= budget);
       } finally {
         await gw.stop();
       }
+    });
+
+    it('counts what several members’ large answers hold together, whoever asks: beyond the budget 503, the admitted answered whole', async () => {
+      const limit = 4 * MiB;
+      const size = 4 * MiB - 1000;
+      const budget = 3 * callHoldBytes(limit);
+      const gw = await startGateway({
+        backend,
+        inProcess: true,
+        destinations: [destinationFor(upstream, { maxResponseBytes: limit })],
+        env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: String(budget), ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '100' },
+      });
+      // The upstream holds each call until every one has reached it or been refused, then answers them all; later calls at once.
+      const waiting: ServerResponse[] = [];
+      const refusals: Response[] = [];
+      let holding = true;
+      let allIn!: () => void;
+      const everyCallIn = new Promise<void>((resolve) => (allIn = resolve));
+      const settle = () => {
+        if (waiting.length + refusals.length === 6) allIn();
+      };
+      const big = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(size, 'z'));
+      upstream.answer('/v1/big', (_req, res) => {
+        if (!holding) return big(res);
+        waiting.push(res);
+        settle();
+      });
+      try {
+        // Three members, two calls each, over two connections: each within its member's and its connection's bounds.
+        const who = ['ada', 'ada', 'bo', 'bo', 'cy', 'cy'].map((member, i) => ({ member, connection_id: `c${i % 2}` }));
+        const tickets = await Promise.all(who.map(async (w) => (await gw.issue(ticketRequest(upstream.url('/v1/big'), w))).body.ticket));
+        const calls = tickets.map((ticket, i) =>
+          use(gw, ticket).then((res) => {
+            if (res.status !== 200) {
+              refusals.push(res);
+              settle();
+            }
+            return { i, res };
+          }),
+        );
+        await everyCallIn;
+        assert.deepEqual([waiting.length, refusals.length], [3, 3], 'three answers fit the budget');
+        assert.deepEqual(gw.gateway!.ctx.limits.held(), { calls: 3, bytes: 3 * callHoldBytes(limit), peakBytes: 3 * callHoldBytes(limit) });
+        for (const res of refusals) await refusedForLoad(res, 'gateway_busy', 503);
+        holding = false;
+        for (const res of waiting.splice(0)) big(res);
+        const results = await Promise.all(calls);
+        const admitted = results.filter(({ res }) => res.status === 200);
+        assert.equal(admitted.length, 3);
+        for (const { res } of admitted) {
+          const body = (await res.json()) as CallResult;
+          assert.equal(Buffer.from(body.bodyBase64, 'base64').length, size, 'answered whole');
+        }
+        assert.ok(gw.gateway!.ctx.limits.held().peakBytes <= budget, 'never more counted than the budget');
+        // A ticket refused for room was not used up: presented again, it is answered.
+        for (const { i } of results.filter(({ res }) => res.status !== 200)) {
+          const again = await use(gw, tickets[i]!);
+          assert.equal(again.status, 200);
+          assert.equal(Buffer.from(((await again.json()) as CallResult).bodyBase64, 'base64').length, size);
+        }
+        assert.ok(gw.gateway!.ctx.limits.held().peakBytes <= budget, 'never more counted than the budget');
+      } finally {
+        await gw.stop();
+      }
+    });
+
+    it('derives its default budget from the destinations’ answer limits: four calls at the largest, never below 256 MiB', () => {
+      const config = (limits: number[]) =>
+        loadGatewayConfig({
+          ATRIUM_GATEWAY_ISSUER_KEY: 'k'.repeat(32),
+          ATRIUM_GATEWAY_DESTINATIONS: writeDestinations(limits.map((maxResponseBytes, i) => ({ ...destinationFor(upstream, { maxResponseBytes }), id: `d${i}` }))),
+          PROVIDER_KEY: SECRET,
+        }).calls.bufferBytes;
+      assert.equal(config([MiB, 32 * MiB]), 4 * callHoldBytes(32 * MiB));
+      assert.equal(config([64 * MiB]), 4 * callHoldBytes(64 * MiB));
+      assert.equal(config([MiB]), 256 * MiB);
     });
 
     it('gives a place back when the caller goes away before its answer is read', async () => {
@@ -429,7 +523,7 @@ for (const backend of gatewayBackends()) {
     it('rejects a buffer smaller than a destination’s answer limit at start', async () => {
       await assert.rejects(
         startGateway({ backend, inProcess: true, destinations: [destinationFor(upstream, { maxResponseBytes: 5000 })], env: { PROVIDER_KEY: SECRET, ATRIUM_GATEWAY_BUFFER_BYTES: '4999' } }),
-        /ATRIUM_GATEWAY_BUFFER_BYTES \(4999\) must be at least the maxResponseBytes of destination "provider" \(5000\)/,
+        /ATRIUM_GATEWAY_BUFFER_BYTES \(4999\) must be at least what one call to destination "provider" may hold: 272144 bytes \(twice its maxResponseBytes, 5000, and 256 KiB\)/,
       );
     });
   });

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { addressPolicy, type AddressPolicy } from '../egress/address-policy.js';
 import { credentialValues, loadDestinations, type Destination } from './destinations.js';
 import { GatewayConfigError } from './errors.js';
-import type { CallBounds } from './limits.js';
+import { callHoldBytes, defaultBufferBytes, type CallBounds } from './limits.js';
 
 /** What the gateway process runs with; read from its own environment only. */
 export interface GatewayConfig {
@@ -26,8 +26,6 @@ export interface GatewayConfig {
 
 export const MIN_KEY_LENGTH = 32;
 
-/** Room for four answers at the largest `maxResponseBytes` a destination may have. */
-export const DEFAULT_BUFFER_BYTES = 256 * 1024 * 1024;
 
 /**
  * Where a gateway keeps its store and ledger: ATRIUM_GATEWAY_DATABASE_URL, else
@@ -55,12 +53,16 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const calls: CallBounds = {
     perMember: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_MEMBER', env.ATRIUM_CREDENTIAL_CALLS_PER_MEMBER ?? '2'),
     perConnection: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION', env.ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION ?? '4'),
-    bufferBytes: parsePositiveInt('ATRIUM_GATEWAY_BUFFER_BYTES', env.ATRIUM_GATEWAY_BUFFER_BYTES ?? String(DEFAULT_BUFFER_BYTES)),
+    bufferBytes: env.ATRIUM_GATEWAY_BUFFER_BYTES
+      ? parsePositiveInt('ATRIUM_GATEWAY_BUFFER_BYTES', env.ATRIUM_GATEWAY_BUFFER_BYTES)
+      : defaultBufferBytes(destinations.map((d) => d.maxResponseBytes)),
   };
   // A destination whose answers could never fit would refuse every call as busy.
   const largest = destinations.reduce<Destination | undefined>((a, d) => (a && a.maxResponseBytes >= d.maxResponseBytes ? a : d), undefined);
-  if (largest && largest.maxResponseBytes > calls.bufferBytes) {
-    throw new GatewayConfigError(`ATRIUM_GATEWAY_BUFFER_BYTES (${calls.bufferBytes}) must be at least the maxResponseBytes of destination ${JSON.stringify(largest.id)} (${largest.maxResponseBytes})`);
+  if (largest && callHoldBytes(largest.maxResponseBytes) > calls.bufferBytes) {
+    throw new GatewayConfigError(
+      `ATRIUM_GATEWAY_BUFFER_BYTES (${calls.bufferBytes}) must be at least what one call to destination ${JSON.stringify(largest.id)} may hold: ${callHoldBytes(largest.maxResponseBytes)} bytes (twice its maxResponseBytes, ${largest.maxResponseBytes}, and 256 KiB)`,
+    );
   }
   let egress: AddressPolicy;
   try {

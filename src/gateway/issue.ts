@@ -66,7 +66,7 @@ export async function issueTicket(ctx: GatewayContext, req: TicketIssueRequest):
   } catch (err) {
     throw auditUnavailable(ctx, err);
   }
-  return { ticket: issued.ticket, expires_ts: new Date(issued.expiresAt * 1000).toISOString() };
+  return { ticket: issued.ticket, expires_ts: new Date(issued.expiresAt * 1000).toISOString(), max_response_bytes: call.max_response_bytes };
 }
 
 /** A record about a request: who, for what, where to; never header values, query values or the body. */

@@ -50,7 +50,17 @@ export const MAX_RESPONSE_BYTES_CEILING = 64 * 1024 * 1024;
  * 16 KiB of them) and the provider's request id. The service reads no more
  * than this from the gateway, whatever the gateway says.
  */
-export const MAX_CALL_ANSWER_BYTES = Math.ceil(MAX_RESPONSE_BYTES_CEILING / 3) * 4 + 1024 * 1024;
+export const MAX_CALL_ANSWER_BYTES = callAnswerBytes(MAX_RESPONSE_BYTES_CEILING);
+
+/**
+ * The longest `/v1/call` answer for a destination whose answers are at most
+ * `maxResponseBytes` long: its body in base64, and room for the status, the
+ * allowed headers (Node reads at most 16 KiB of them) and the provider's
+ * request id.
+ */
+export function callAnswerBytes(maxResponseBytes: number): number {
+  return Math.ceil(maxResponseBytes / 3) * 4 + 1024 * 1024;
+}
 
 /** The gateway's `/v1` error body, exactly these two fields. */
 export const GatewayErrorBody = Type.Object(
@@ -196,7 +206,16 @@ export const TicketIssueRequest = Type.Object(
 export type TicketIssueRequest = Static<typeof TicketIssueRequest>;
 
 export const TicketIssued = Type.Object(
-  { ticket: Type.String(), expires_ts: Type.String() },
+  {
+    ticket: Type.String(),
+    expires_ts: Type.String(),
+    /**
+     * The destination's `maxResponseBytes`: how long the ticket's answer may be,
+     * so the service can bound what it will hold before it uses the ticket.
+     * Absent from a gateway of an earlier release (then the ceiling applies).
+     */
+    max_response_bytes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RESPONSE_BYTES_CEILING })),
+  },
   { additionalProperties: false },
 );
 export type TicketIssued = Static<typeof TicketIssued>;
