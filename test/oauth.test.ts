@@ -295,6 +295,43 @@ for (const backend of backends()) {
         assert.equal(await count(server, 'oauth_authorization_requests'), requestsBefore);
       });
 
+      it('shows a browser a page in plain words for every fault it cannot redirect, and keeps JSON for programs', async () => {
+        const clientId = await registerClient(server);
+        const { challenge } = pkce();
+        const query = { response_type: 'code', redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' };
+        const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+        const cases: Array<[string, Record<string, string>, string, RegExp]> = [
+          ['unknown client', { ...query, client_id: 'client_nosuchclient' }, 'invalid_client', /This program is not known here/],
+          ['redirect URI mismatch', { ...query, client_id: clientId, redirect_uri: 'https://attacker.example/callback' }, 'invalid_request', /an address it does not own/],
+          ['no client_id', query, 'invalid_request', /did not say who it is/],
+          [
+            'unreachable metadata document',
+            { ...query, client_id: 'https://client.invalid/oauth/client.json' },
+            'invalid_client',
+            /could not fetch it from there[\s\S]*register with [^ ]+ directly instead \(dynamic client registration\)/,
+          ],
+        ];
+        for (const [what, q, error, words] of cases) {
+          const url = `${server.url}/oauth/authorize?${new URLSearchParams(q).toString()}`;
+          const page = await fetch(url, { redirect: 'manual', headers: { accept: browserAccept } });
+          assert.equal(page.status, 400, what);
+          assert.equal(page.headers.get('location'), null, what);
+          assert.match(page.headers.get('content-type') ?? '', /^text\/html/, what);
+          assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'none'/, what);
+          const html = await page.text();
+          assert.match(html, words, what);
+          assert.match(html, new RegExp(`<code>${error}</code>`), what);
+          assert.doesNotMatch(html, /<script/i, what);
+          if (what === 'unreachable metadata document') assert.match(html, /a document on client\.invalid/);
+          for (const accept of [undefined, 'application/json', '*/*']) {
+            const json = await fetch(url, { redirect: 'manual', headers: accept ? { accept } : {} });
+            assert.equal(json.status, 400, `${what}, ${accept}`);
+            assert.match(json.headers.get('content-type') ?? '', /^application\/json/, `${what}, ${accept}`);
+            assert.equal(((await json.json()) as { error: string }).error, error, `${what}, ${accept}`);
+          }
+        }
+      });
+
       it("bounds the request by the document's redirect URIs", async () => {
         const url = documents.json('/bounded.json', { client_id: `${documents.url}/bounded.json`, redirect_uris: ['https://app.example/callback'] });
         const res = await authorize(server, { response_type: 'code', client_id: url, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge, code_challenge_method: 'S256' });
@@ -498,6 +535,10 @@ for (const backend of backends()) {
         assert.equal(flood.status, 429);
         assert.equal(JSON.parse(flood.body).error, 'too_many_requests');
         assert.equal(await count(server, 'oauth_authorization_requests'), kept);
+        const page = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(query()).toString()}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+        assert.equal(page.status, 429);
+        assert.ok(page.headers.get('retry-after'));
+        assert.match(await page.text(), /Too many requests to connect programs came from your network address/);
         clock.advance(60 * 60 * 1000 + 1000);
         assert.equal((await authorize(server, query())).status, 302, 'the next hour starts afresh');
       });

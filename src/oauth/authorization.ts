@@ -63,12 +63,16 @@ export async function startAuthorization(
   opts: { baseUrl: string; egress: AddressPolicy; now: Date },
 ): Promise<AuthorizationOutcome> {
   const clientId = query.client_id;
-  if (clientId === undefined) throw new OAuthError(400, 'invalid_request', 'client_id is required');
+  if (clientId === undefined) throw new OAuthError(400, 'invalid_request', 'client_id is required').because({ kind: 'no_client' });
   const client = await findClient(db.kysely, clientId, { now: opts.now, egress: opts.egress });
   const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-  if (redirectUri === undefined) throw new OAuthError(400, 'invalid_request', 'redirect_uri is required: the client registered more than one');
+  if (redirectUri === undefined) {
+    throw new OAuthError(400, 'invalid_request', 'redirect_uri is required: the client registered more than one').because({ kind: 'no_redirect_uri' });
+  }
   if (!redirectUriMatches(client, redirectUri)) {
-    throw new OAuthError(400, 'invalid_request', 'redirect_uri is not one the client registered or lists in its metadata document');
+    throw new OAuthError(400, 'invalid_request', 'redirect_uri is not one the client registered or lists in its metadata document').because({
+      kind: 'redirect_uri_mismatch',
+    });
   }
   const state = query.state ?? null;
   const back = (error: string, description: string): AuthorizationOutcome => ({

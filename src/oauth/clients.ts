@@ -44,16 +44,19 @@ export async function findClient(
   clientId: string,
   opts: { now: Date; egress: AddressPolicy },
 ): Promise<OAuthClient> {
-  if (clientId === '' || clientId.length > MAX_URI_LENGTH) throw invalidClient('client_id is missing or too long');
+  if (clientId === '' || clientId.length > MAX_URI_LENGTH) throw invalidClient('client_id is missing or too long').because({ kind: 'no_client' });
   const row = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
   if (!isDocumentClientId(clientId)) {
     if (!row || row.kind !== 'registered' || Date.parse(row.last_used_ts) <= opts.now.getTime() - REGISTRATION_UNUSED_MS) {
-      throw invalidClient(`unknown client_id: register it first, or use a Client ID Metadata Document URL`);
+      throw invalidClient(`unknown client_id: register it first, or use a Client ID Metadata Document URL`).because({ kind: 'unknown_client' });
     }
     return toClient(row);
   }
   if (row?.fetched_ts && Date.parse(row.fetched_ts) > opts.now.getTime() - DOCUMENT_KEPT_MS) return toClient(row);
-  const fetched = await fetchMetadataDocument(clientId, opts.egress);
+  const fetched = await fetchMetadataDocument(clientId, opts.egress).catch((err: unknown) => {
+    if (err instanceof OAuthError && err.fault === undefined) err.because({ kind: 'document_unusable', host: hostOf(clientId) });
+    throw err;
+  });
   const ts = opts.now.toISOString();
   const values = { kind: 'metadata_document' as const, client_name: fetched.client_name, redirect_uris: JSON.stringify(fetched.redirect_uris), fetched_ts: ts, last_used_ts: ts };
   await db
@@ -84,7 +87,9 @@ async function fetchMetadataDocument(url: string, egress: AddressPolicy): Promis
   try {
     answer = await sendEgress({ url, method: 'GET', headers: { accept: 'application/json' } }, egress, DOCUMENT_FETCH);
   } catch (err) {
-    if (err instanceof EgressRefused || err instanceof EgressFailed) throw invalidClient(`the client's metadata document could not be fetched: ${err.message}`);
+    if (err instanceof EgressRefused || err instanceof EgressFailed) {
+      throw invalidClient(`the client's metadata document could not be fetched: ${err.message}`).because({ kind: 'document_unreachable', host: parsed.host });
+    }
     throw err;
   }
   if (answer.status !== 200) throw invalidClient(`the client's metadata document answered ${answer.status}, not 200 (redirects are not followed)`);
@@ -99,6 +104,14 @@ async function fetchMetadataDocument(url: string, egress: AddressPolicy): Promis
   if (fields.client_id !== url) throw invalidClient(`the client's metadata document names another client_id; it must be exactly ${url}`);
   const checked = checkClientMetadata(fields, invalidClient);
   return { client_id: url, kind: 'metadata_document', ...checked };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
 }
 
 /** The client metadata Atrium uses, checked; `refuse` makes the error the caller answers with. */

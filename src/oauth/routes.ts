@@ -7,6 +7,7 @@ import { startAuthorization } from './authorization.js';
 import { PROTECTED_RESOURCE_METADATA_PATH, RESOURCE_PATHS, resourceUrl, type ResourceName } from './challenge.js';
 import { registerClient } from './clients.js';
 import { invalidRequest, OAuthError } from './errors.js';
+import { busyPage, FAULT_PAGE_HEADERS, faultPage, prefersHtml, renderFaultPage } from './fault-page.js';
 import { exchange, revokeToken } from './tokens.js';
 
 /** The authorization server's own endpoints; advertised in its metadata, where clients discover them. */
@@ -91,19 +92,25 @@ export async function registerOAuthEndpoints(app: FastifyInstance, ctx: AppConte
     }
 
     scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
-      // Anyone may start an authorization, and each one may fetch a client's metadata
-      // document and stores a request until it expires: bound both per address.
-      await ctx.db.transaction((tx) =>
-        consumeRateLimit(tx, {
-          bucket: 'oauth_authorization',
-          keyDigest: ctx.addressDigest(request.ip),
-          limit: ctx.config.oauthAuthorizationRateLimit,
-          windowMs: 60 * 60 * 1000,
-          detail: 'too many authorizations started from this address; try again later',
-        }),
-      );
-      const outcome = await startAuthorization(ctx.db, singleValues(request.query), { baseUrl: base, egress: ctx.egress, now: ctx.clock.now() });
-      return reply.redirect('consent' in outcome ? outcome.consent : outcome.redirect, 302);
+      try {
+        // Anyone may start an authorization, and each one may fetch a client's metadata
+        // document and stores a request until it expires: bound both per address.
+        await ctx.db.transaction((tx) =>
+          consumeRateLimit(tx, {
+            bucket: 'oauth_authorization',
+            keyDigest: ctx.addressDigest(request.ip),
+            limit: ctx.config.oauthAuthorizationRateLimit,
+            windowMs: 60 * 60 * 1000,
+            detail: 'too many authorizations started from this address; try again later',
+          }),
+        );
+        const outcome = await startAuthorization(ctx.db, singleValues(request.query), { baseUrl: base, egress: ctx.egress, now: ctx.clock.now() });
+        return reply.redirect('consent' in outcome ? outcome.consent : outcome.redirect, 302);
+      } catch (error) {
+        // A person sent here by a program is shown a page; a program gets the OAuth error as JSON.
+        if (!prefersHtml(request.headers.accept)) throw error;
+        return sendFaultPage(error, request, reply, new URL(base).host);
+      }
     });
 
     scope.post(OAUTH_PATHS.token, hidden, async (request) => exchange(ctx.db, formOf(request)));
@@ -163,6 +170,19 @@ function singleValues(query: unknown): Record<string, string | undefined> {
     if (typeof value === 'string') out[name] = value;
   }
   return out;
+}
+
+/** The authorization endpoint's refusal, as a page for a browser; anything unexpected still leaves as an OAuth error. */
+function sendFaultPage(error: unknown, request: FastifyRequest, reply: FastifyReply, hostName: string): FastifyReply {
+  if (error instanceof OAuthError) {
+    return reply.code(error.status).headers(error.headers).headers(FAULT_PAGE_HEADERS).header(ERROR_CODE_HEADER, error.code).send(renderFaultPage(faultPage(error.fault, hostName), error.body));
+  }
+  if (error instanceof AtriumError && error.status === 429) {
+    const page = busyPage(Number(error.headers['retry-after'] ?? 3600));
+    return reply.code(429).headers(error.headers).headers(FAULT_PAGE_HEADERS).header(ERROR_CODE_HEADER, 'rate_limited').send(renderFaultPage(page, { error: 'too_many_requests', error_description: error.detail }));
+  }
+  sendOAuthError(error, request, reply);
+  return reply;
 }
 
 /** Every failure here leaves as an OAuth error; nothing internal reaches the client. */
