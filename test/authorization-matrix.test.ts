@@ -137,6 +137,14 @@ for (const backend of backends()) {
 
         const read = await call(grants.read);
         const narrowed = await call(grants.spaceNarrowed);
+        if (op.createsCredential) {
+          // No OAuth token creates or approves a credential, whatever its scope: revoking a grant leaves nothing behind.
+          for (const answer of [read, narrowed, await call(grants.agent)]) {
+            assert.equal(answer.status, 403);
+            assert.equal(answer.headers.get('atrium-error'), 'session_required');
+          }
+          return;
+        }
         if (!op.auth.schemes.includes('member_key')) {
           assert.equal(read.status, 403);
           assert.equal(narrowed.status, 403);
@@ -153,6 +161,10 @@ for (const backend of backends()) {
         const namesSpace = op.path.includes('{slug}') || op.path.includes('{space}');
         if (!onlyReads(op)) assert.equal(narrowed.status, 403, 'a Space-narrowed grant writes only inside its Spaces');
         else if (namesSpace) assert.equal(narrowed.status, op.auth.anonymous ? (await call()).status : 403, 'outside its Spaces: only what is public');
+        else if (op.beyondSpaces === undefined) {
+          assert.equal(narrowed.status, 403, 'a read across Spaces is closed to a narrowed grant unless its declaration keeps it inside');
+          assert.equal(narrowed.headers.get('atrium-error'), 'grant_space_excluded');
+        } else if (op.beyondSpaces === 'public') assert.equal(narrowed.status, (await call()).status, 'answered as the public is');
         else assert.notEqual(narrowed.status, 401);
       });
     }

@@ -217,6 +217,7 @@ for (const backend of backends()) {
       // rule end to end, independently of which operations happen to exist.
       const echo = defineOperation({
         name: 'echo_note',
+        who: 'anyone',
         method: 'POST',
         path: '/v0/test-echo',
         tag: 'Discovery',

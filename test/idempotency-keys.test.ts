@@ -57,6 +57,7 @@ const thingInput = {
 
 const createThing = defineOperation({
   name: 'create_test_thing',
+  who: 'members',
   method: 'POST',
   path: '/v0/test-things/{name}',
   tag: 'Discovery',
@@ -72,6 +73,7 @@ const createThing = defineOperation({
 
 const touchThing = defineOperation({
   name: 'touch_test_thing',
+  who: 'members',
   method: 'POST',
   path: '/v0/test-things/{name}/touch',
   tag: 'Discovery',
@@ -89,6 +91,7 @@ const touchThing = defineOperation({
 
 const plainThing = defineOperation({
   name: 'create_plain_test_thing',
+  who: 'members',
   method: 'POST',
   path: '/v0/plain-test-things/{name}',
   tag: 'Discovery',

@@ -17,6 +17,7 @@ export const activationSchemas = [ActivationSummarySchema];
 
 export const createActivation = defineOperation({
   name: 'create_client_activation',
+  who: 'anyone',
   method: 'POST',
   path: '/v0/client-activations',
   tag: TAG,
@@ -47,6 +48,7 @@ export const createActivation = defineOperation({
 
 export const getActivation = defineOperation({
   name: 'get_client_activation',
+  who: 'anyone',
   method: 'GET',
   path: '/v0/client-activations/{code}',
   tag: TAG,
@@ -65,6 +67,8 @@ export const getActivation = defineOperation({
 
 export const approveActivation = defineOperation({
   name: 'approve_client_activation',
+  who: 'humans',
+  createsCredential: true,
   method: 'POST',
   path: '/v0/client-activations/{code}/approve',
   tag: TAG,
@@ -84,6 +88,7 @@ export const approveActivation = defineOperation({
 
 export const pollActivation = defineOperation({
   name: 'poll_client_activation',
+  who: 'anyone',
   method: 'POST',
   path: '/v0/client-activations/{code}/poll',
   tag: TAG,

@@ -11,6 +11,7 @@ const TAG: Tag = 'Messages';
 
 export const listChannels = defineOperation({
   name: 'list_channels',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/channels',
   tag: TAG,
@@ -33,6 +34,7 @@ export const listChannels = defineOperation({
 
 export const createChannel = defineOperation({
   name: 'create_channel',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/channels',
   tag: TAG,

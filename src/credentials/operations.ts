@@ -28,6 +28,7 @@ const CALL_BODY =
 
 export const listExternalConnections = defineOperation({
   name: 'list_external_connections',
+  who: 'space_members',
   method: 'GET',
   path: '/v0/spaces/{space}/external-connections',
   tag: TAG,
@@ -56,6 +57,7 @@ export const listExternalConnections = defineOperation({
 
 export const createCredentialApproval = defineOperation({
   name: 'create_credential_approval',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{space}/credential-approvals',
   tag: TAG,
@@ -78,6 +80,7 @@ export const createCredentialApproval = defineOperation({
 
 export const listCredentialApprovals = defineOperation({
   name: 'list_credential_approvals',
+  who: 'space_stewards',
   method: 'GET',
   path: '/v0/spaces/{space}/credential-approvals',
   tag: TAG,
@@ -99,6 +102,7 @@ export const listCredentialApprovals = defineOperation({
 
 export const callExternal = defineOperation({
   name: 'call_external_service',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{space}/credential-calls',
   tag: TAG,
@@ -128,6 +132,7 @@ export const callExternal = defineOperation({
 
 export const issueTicket = defineOperation({
   name: 'issue_credential_ticket',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{space}/credential-tickets',
   tag: TAG,

@@ -9,6 +9,7 @@ import { PROTOCOL } from '../shared/protocol.js';
 export function discoveryOperation(endpoints: () => string[]) {
   return defineOperation({
     name: 'get_discovery',
+    who: 'anyone',
     method: 'GET',
     path: '/v0',
     tag: 'Discovery',
@@ -59,6 +60,7 @@ export function discoveryOperation(endpoints: () => string[]) {
 export function contractOperation(contract: () => unknown) {
   return defineOperation({
     name: 'get_openapi_contract',
+    who: 'anyone',
     method: 'GET',
     path: '/v0/openapi.json',
     tag: 'Discovery',

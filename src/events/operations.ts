@@ -13,6 +13,7 @@ const FeedPageRef = Type.Ref('FeedPage');
 
 export const listEventPage = defineOperation({
   name: 'list_event_page',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/events',
   tag: 'Events',
@@ -44,6 +45,7 @@ export const listEventPage = defineOperation({
 
 export const listHostEventPage = defineOperation({
   name: 'list_host_event_page',
+  who: 'host_stewards',
   method: 'GET',
   path: '/v0/events',
   tag: 'Events',

@@ -129,7 +129,8 @@ export const EVENT_PAYLOAD_FIELDS = {
     task: Type.Union([TaskId, Type.Null()]),
     thread_root: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
     author: Handle,
-    deleted_by: Handle,
+    /** Null when the steward key deleted it (the event's `via` says so). */
+    deleted_by: Type.Union([Handle, Type.Null()]),
     direct_members: Type.Optional(Type.Array(Handle, { minItems: 2, maxItems: 2 })),
   },
   resource_created: {

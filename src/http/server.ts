@@ -33,7 +33,7 @@ import { IdempotencyKeys } from '../shared/idempotency-keys.js';
 /** Methods that change nothing: a node that refuses writes still answers them. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
-import { narrowToGrantSpaces } from '../oauth/narrowing.js';
+import { narrowToGrantSpaces, withinGrant } from '../oauth/narrowing.js';
 
 export interface HttpServerOptions {
   operations: AnyOperation[];
@@ -225,7 +225,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const answer: Answer = { status: op.success.status };
-    const result = await op.handler(input(request, reply, answer));
+    const result = await withinGrant(actors.get(request)!, () => op.handler(input(request, reply, answer)));
     reply.code(answer.status);
     if (answer.tagged !== undefined) return sendTagged(request, reply, answer.tagged.body, answer.tagged.etag);
     if (answer.status === 204) return reply.send();
@@ -236,7 +236,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, op: AnyOperati
   // The answer as bytes, for operations that keep it under an `Idempotency-Key` (docs/idempotency.md).
   const keptAnswer = async (request: FastifyRequest, reply: FastifyReply): Promise<KeptAnswer> => {
     const answer: Answer = { status: op.success.status };
-    const result = await op.handler(input(request, reply, answer));
+    const result = await withinGrant(actors.get(request)!, () => op.handler(input(request, reply, answer)));
     // The serialiser picks the response schema by status, so the status comes first.
     reply.code(answer.status);
     return { status: answer.status, body: answer.status === 204 ? '' : (answer.json ?? (reply.serialize(result) as string)) };

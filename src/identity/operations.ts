@@ -42,6 +42,7 @@ function mailCode(ctx: AppContext, issued: IssuedCode | undefined, existingAccou
 
 export const createHumanOperation = defineOperation({
   name: 'create_human',
+  who: 'host_owners',
   method: 'POST',
   path: '/v0/humans',
   tag: TAG,
@@ -62,6 +63,7 @@ export const createHumanOperation = defineOperation({
 
 export const signUpOperation = defineOperation({
   name: 'sign_up',
+  who: 'anyone',
   method: 'POST',
   path: '/v0/sign-up',
   tag: TAG,
@@ -87,6 +89,7 @@ export const signUpOperation = defineOperation({
 
 export const requestSignInCode = defineOperation({
   name: 'request_sign_in_code',
+  who: 'anyone',
   method: 'POST',
   path: '/v0/sign-in/email',
   tag: TAG,
@@ -109,6 +112,7 @@ export const requestSignInCode = defineOperation({
 
 export const verifySignIn = defineOperation({
   name: 'verify_sign_in',
+  who: 'anyone',
   method: 'POST',
   path: '/v0/sign-in/verify',
   tag: TAG,
@@ -146,6 +150,7 @@ export const verifySignIn = defineOperation({
 
 export const signOut = defineOperation({
   name: 'sign_out',
+  who: 'humans',
   method: 'POST',
   path: '/v0/sign-out',
   tag: TAG,
@@ -164,6 +169,8 @@ export const signOut = defineOperation({
 
 export const getMe = defineOperation({
   name: 'get_me',
+  who: 'members',
+  beyondSpaces: 'own',
   method: 'GET',
   path: '/v0/me',
   tag: TAG,
@@ -178,6 +185,7 @@ export const getMe = defineOperation({
 
 export const listCredentials = defineOperation({
   name: 'list_credentials',
+  who: 'humans',
   method: 'GET',
   path: '/v0/credentials',
   tag: TAG,
@@ -200,6 +208,7 @@ export const listCredentials = defineOperation({
 
 export const revokeCredential = defineOperation({
   name: 'revoke_credential',
+  who: 'humans',
   method: 'POST',
   path: '/v0/credentials/{id}/revoke',
   tag: TAG,

@@ -10,6 +10,8 @@ import { EXAMPLES } from '../operations/examples.js';
 
 export const listInboxEvents = defineOperation({
   name: 'list_inbox_events',
+  who: 'members',
+  beyondSpaces: 'filtered',
   method: 'GET',
   path: '/v0/me/inbox-events',
   tag: 'Events',
@@ -43,6 +45,8 @@ const READ_STATE_NOTE = "Always the caller's own: an operator's key never reads 
 
 export const getInboxReadState = defineOperation({
   name: 'get_inbox_read_state',
+  who: 'members',
+  beyondSpaces: 'filtered',
   method: 'GET',
   path: '/v0/me/inbox-read',
   tag: 'Events',
@@ -59,6 +63,7 @@ export const getInboxReadState = defineOperation({
 
 export const markInboxRead = defineOperation({
   name: 'mark_inbox_read',
+  who: 'members',
   method: 'POST',
   path: '/v0/me/inbox-read',
   tag: 'Events',

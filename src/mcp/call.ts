@@ -9,7 +9,7 @@ import type { WaitAllowance } from '../operations/waits.js';
 import { AtriumError } from '../shared/errors.js';
 import type { ErrorCode } from '../shared/error-catalogue.js';
 import { envelope } from './envelope.js';
-import { narrowToGrantSpaces } from '../oauth/narrowing.js';
+import { narrowToGrantSpaces, withinGrant } from '../oauth/narrowing.js';
 import type { BoundTool } from './tools.js';
 
 /** `_meta` keys of a tool result: the status REST would have answered, and its detail on errors. */
@@ -53,16 +53,18 @@ export async function callTool(bound: BoundTool, args: Record<string, unknown>, 
         status = s;
       },
     };
-    const result = await op.handler({
-      params: input.params as never,
-      query: input.query as never,
-      body: input.body as never,
-      actor,
-      ctx,
-      response,
-      clientAddress: caller.clientAddress,
-      waits: caller.waits,
-    });
+    const result = await withinGrant(actor, () =>
+      op.handler({
+        params: input.params as never,
+        query: input.query as never,
+        body: input.body as never,
+        actor,
+        ctx,
+        response,
+        clientAddress: caller.clientAddress,
+        waits: caller.waits,
+      }),
+    );
     caller.log.info({ tool: op.name, member: caller.member.member.handle, status }, 'mcp tool call');
     const meta = { [STATUS_META]: status };
     const schema = op.success.schema;

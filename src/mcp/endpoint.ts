@@ -10,7 +10,7 @@ import type { AnyOperation } from '../operations/operation.js';
 import { AtriumError, forbidden } from '../shared/errors.js';
 import { ERROR_CODE_HEADER } from '../shared/error-catalogue.js';
 import { bearerChallenge, resourceUrl } from '../oauth/challenge.js';
-import { refuseBeyondGrant } from '../oauth/narrowing.js';
+import { refuseWriteToReadGrant } from '../oauth/narrowing.js';
 import type { ToolCaller } from './call.js';
 import { createMcpServer } from './server.js';
 import { buildToolset, type Toolset } from './tools.js';
@@ -103,7 +103,7 @@ function refuseToolBeyondScope(body: unknown, member: MemberActor, toolset: Tool
   const message = body as { method?: unknown; params?: { name?: unknown } };
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return;
   const bound = toolset.byName.get(message.params.name);
-  if (bound) refuseBeyondGrant(bound.op, member.credential.grant, resourceUrl(ctx.config.baseUrl, 'mcp'));
+  if (bound) refuseWriteToReadGrant(bound.op, member.credential.grant, resourceUrl(ctx.config.baseUrl, 'mcp'));
 }
 
 function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; id: null; error: { code: number; message: string } } {

@@ -26,6 +26,8 @@ function viewFor(actor: Actor, member: MemberRecord, baseUrl: string): MemberVie
 
 export const registerAgent = defineOperation({
   name: 'register_agent',
+  who: 'anyone',
+  createsCredential: true,
   method: 'POST',
   path: '/v0/agents',
   tag: TAG,
@@ -67,6 +69,8 @@ export const registerAgent = defineOperation({
 
 export const getMemberOperation = defineOperation({
   name: 'get_member',
+  who: 'anyone_filtered',
+  beyondSpaces: 'public',
   method: 'GET',
   path: '/v0/members/{handle}',
   tag: TAG,
@@ -84,6 +88,8 @@ export const getMemberOperation = defineOperation({
 
 export const listMembersOperation = defineOperation({
   name: 'list_members',
+  who: 'anyone_filtered',
+  beyondSpaces: 'public',
   method: 'GET',
   path: '/v0/members',
   tag: TAG,
@@ -111,6 +117,8 @@ export const listMembersOperation = defineOperation({
 function statusMove(move: MemberMove, path: string, summary: string, description: string) {
   return defineOperation({
     name: `${move}_${path.startsWith('/v0/agents') ? 'agent' : 'member'}`,
+    who: 'host_stewards',
+    ...(move === 'approve' ? { createsCredential: true as const } : {}),
     method: 'POST',
     path,
     tag: TAG,
@@ -134,6 +142,8 @@ function statusMove(move: MemberMove, path: string, summary: string, description
 
 export const confirmAgent = defineOperation({
   name: 'confirm_agent',
+  who: 'operators',
+  createsCredential: true,
   method: 'POST',
   path: '/v0/agents/{handle}/confirm',
   tag: TAG,

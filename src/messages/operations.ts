@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MEMBER_CREDENTIALS, defineOperation } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, OWNER_HOST_CREDENTIALS, defineOperation } from '../operations/operation.js';
 import type { Tag } from '../operations/tags.js';
 import { PROTOCOL } from '../shared/protocol.js';
 import { ChannelName } from '../channels/schemas.js';
@@ -43,6 +43,7 @@ const MessageParams = spaceParams({ id: Type.Integer({ minimum: 1, maximum: Numb
 
 export const postMessage = defineOperation({
   name: 'post_message',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/channels/{channel}/messages',
   tag: TAG,
@@ -71,6 +72,7 @@ export const postMessage = defineOperation({
 
 export const listMessages = defineOperation({
   name: 'list_messages',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/channels/{channel}/messages',
   tag: TAG,
@@ -93,6 +95,7 @@ export const listMessages = defineOperation({
 
 export const sendDirectMessage = defineOperation({
   name: 'send_direct_message',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/direct-messages',
   tag: TAG,
@@ -118,6 +121,7 @@ export const sendDirectMessage = defineOperation({
 
 export const listDirectMessages = defineOperation({
   name: 'list_direct_messages',
+  who: 'space_members',
   method: 'GET',
   path: '/v0/spaces/{slug}/direct-messages/{handle}',
   tag: TAG,
@@ -140,6 +144,7 @@ export const listDirectMessages = defineOperation({
 
 export const listConversations = defineOperation({
   name: 'list_direct_conversations',
+  who: 'space_members',
   method: 'GET',
   path: '/v0/spaces/{slug}/direct-messages',
   tag: TAG,
@@ -162,6 +167,7 @@ export const listConversations = defineOperation({
 
 export const readThread = defineOperation({
   name: 'read_thread',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/messages/{id}/thread',
   tag: TAG,
@@ -183,6 +189,7 @@ export const readThread = defineOperation({
 
 export const editMessage = defineOperation({
   name: 'edit_message',
+  who: 'space_members',
   method: 'PATCH',
   path: '/v0/spaces/{slug}/messages/{id}',
   tag: TAG,
@@ -205,6 +212,7 @@ export const editMessage = defineOperation({
 
 export const listMessageVersions = defineOperation({
   name: 'list_message_versions',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/messages/{id}/versions',
   tag: TAG,
@@ -223,15 +231,16 @@ export const listMessageVersions = defineOperation({
 
 export const deleteMessage = defineOperation({
   name: 'delete_message',
+  who: 'space_members',
   method: 'DELETE',
   path: '/v0/spaces/{slug}/messages/{id}',
   tag: TAG,
   summary: 'Delete a message',
   description:
-    'Its author, or an Owner/Host of the Space (403 `not_message_author` otherwise). It stays as a tombstone in its place ' +
+    'Its author, an Owner/Host of the Space, or the steward key (then `deleted_by` is null and the event\'s `via` is `steward_key`); 403 `not_message_author` otherwise. It stays as a tombstone in its place ' +
     '(`deleted_ts`, `deleted_by`, empty body); its body, versions and mentions are redacted, also from its earlier events. ' +
     'Deleting again is 409 `message_deleted`. Event `message_deleted`.',
-  auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },
+  auth: { anonymous: false, schemes: [...OWNER_HOST_CREDENTIALS] },
   params: MessageParams,
   success: { status: 200, description: 'The tombstone.', schema: MessageRef },
   errors: [401, 403, 404, 409],

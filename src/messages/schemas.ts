@@ -22,7 +22,7 @@ const LIFECYCLE_FIELDS = {
   version: Type.Integer({ minimum: 1, description: '1 as posted; one more per edit.' }),
   edited_ts: Type.Union([Timestamp, Type.Null()], { description: 'When it was last edited; null if never.' }),
   deleted_ts: Type.Union([Timestamp, Type.Null()], { description: 'When it was deleted (its body is then empty); null if not.' }),
-  deleted_by: Type.Union([Type.String(), Type.Null()], { description: 'Who deleted it: its author or an Owner/Host.' }),
+  deleted_by: Type.Union([Type.String(), Type.Null()], { description: 'Who deleted it: its author or an Owner/Host; null when the steward key did.' }),
 };
 
 export const MessageSchema = Type.Object(

@@ -24,6 +24,7 @@ const RedirectSchema = Type.Object(
 
 export const getAuthorizationRequest = defineOperation({
   name: 'get_oauth_authorization_request',
+  who: 'humans',
   method: 'GET',
   path: '/v0/oauth-authorization-requests/{id}',
   tag: TAG,
@@ -42,6 +43,7 @@ export const getAuthorizationRequest = defineOperation({
 
 export const approveAuthorizationRequestOperation = defineOperation({
   name: 'approve_oauth_authorization_request',
+  who: 'humans',
   method: 'POST',
   path: '/v0/oauth-authorization-requests/{id}/approve',
   tag: TAG,
@@ -63,6 +65,7 @@ export const approveAuthorizationRequestOperation = defineOperation({
 
 export const denyAuthorizationRequestOperation = defineOperation({
   name: 'deny_oauth_authorization_request',
+  who: 'humans',
   method: 'POST',
   path: '/v0/oauth-authorization-requests/{id}/deny',
   tag: TAG,
@@ -79,6 +82,7 @@ export const denyAuthorizationRequestOperation = defineOperation({
 
 export const listGrantsOperation = defineOperation({
   name: 'list_oauth_grants',
+  who: 'humans',
   method: 'GET',
   path: '/v0/oauth-grants',
   tag: TAG,
@@ -98,6 +102,7 @@ export const listGrantsOperation = defineOperation({
 
 export const revokeGrantOperation = defineOperation({
   name: 'revoke_oauth_grant',
+  who: 'humans',
   method: 'POST',
   path: '/v0/oauth-grants/{id}/revoke',
   tag: TAG,

@@ -20,6 +20,50 @@ export const OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['member_key', 'sessio
 export const SIGNED_IN_OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 'steward_key'];
 export const ANY_CREDENTIAL: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
 
+/**
+ * Who may call an operation and succeed, in the protocol's roles: the one
+ * statement of an operation's role requirement. The edge applies the
+ * credential rules (`auth`); the capability's service applies the role to the
+ * data (an admission, an assignment, an authorship); the role matrix test
+ * (test/role-matrix.test.ts) holds both to this declaration for every actor,
+ * and docs/members-and-roles.md lists it for every operation.
+ */
+export type Audience =
+  /** Anyone, without a credential: a public record, the sign-in and activation flows, discovery. */
+  | 'anyone'
+  /** Anyone; the answer holds only what the caller may read (public listings, search). */
+  | 'anyone_filtered'
+  /** Whoever may read the Space: anyone in an open or request Space; in an invite Space, admitted members and its Owners/Hosts. */
+  | 'space_readers'
+  /** Active members who may act in the Space (the Space action gate: admitted, any member of an open Space unless removed, its Owners/Hosts). */
+  | 'space_members'
+  /** The Space's Owners and Hosts (assigned on the Space or host-wide), and the steward key; never an agent. */
+  | 'space_stewards'
+  /** Host-wide Owners and Hosts, and the steward key. */
+  | 'host_stewards'
+  /** Host-wide Owners, and the steward key. */
+  | 'host_owners'
+  /** Any active member, on what is their own (their profile, inbox, endpoints, subscriptions). */
+  | 'members'
+  /** An active human, on their own account (credentials, grants, approving a sign-in elsewhere). */
+  | 'humans'
+  /** The agent's operator, Owners/Hosts and the steward key. */
+  | 'operators';
+
+/**
+ * What an OAuth grant narrowed to some Spaces gets from an operation whose
+ * path names no Space (docs/oauth.md, "Narrowing"). Absent: refused, so an
+ * operation that reads across Spaces is closed to a narrowed grant until its
+ * declaration says how its answer stays inside the grant.
+ */
+export type BeyondSpaces =
+  /** Answered as an anonymous caller would be: only what is public. */
+  | 'public'
+  /** The service keeps the answer to the grant's Spaces (search, the inbox). */
+  | 'filtered'
+  /** The caller's own records, which hold no Space's content (their profile, webhook endpoints). */
+  | 'own';
+
 export type ErrorStatus = 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 504;
 
 /**
@@ -79,6 +123,16 @@ export interface Operation<
   description: string;
   /** Schemes accepted; `anonymous` adds the empty security requirement. */
   auth: { anonymous: boolean; schemes: CredentialScheme[] };
+  /** Who may call it and succeed (the role matrix and docs/members-and-roles.md read this). */
+  who: Audience;
+  /** For a path that names no Space: what a grant narrowed to some Spaces gets here (absent: refused). */
+  beyondSpaces?: BeyondSpaces;
+  /**
+   * Creates or approves a credential (a member key, an agent's activation).
+   * No OAuth token may call it, only the member's own key or session, so that
+   * revoking a grant leaves nothing of it behind (docs/oauth.md).
+   */
+  createsCredential?: true;
   params?: P;
   query?: Q;
   body?: B;

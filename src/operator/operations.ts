@@ -6,6 +6,7 @@ import { operatorStatus } from './status.js';
 
 export const getOperatorStatus = defineOperation({
   name: 'get_operator_status',
+  who: 'host_owners',
   method: 'GET',
   path: '/v0/operator/status',
   tag: 'Operator',

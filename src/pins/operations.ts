@@ -27,6 +27,7 @@ const OWNER_HOST_RULE =
 
 export const setSpacePins = defineOperation({
   name: 'set_space_pins',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/pins',
   tag: TAG,
@@ -63,6 +64,7 @@ export const setSpacePins = defineOperation({
 
 export const pinResource = defineOperation({
   name: 'pin_resource',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/pins/append',
   tag: TAG,
@@ -85,6 +87,7 @@ export const pinResource = defineOperation({
 
 export const getFrontPage = defineOperation({
   name: 'get_front_page',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/front-page',
   tag: TAG,
@@ -103,6 +106,7 @@ export const getFrontPage = defineOperation({
 
 export const getRepositoryFile = defineOperation({
   name: 'get_repository_file',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/repository-files',
   tag: TAG,
@@ -124,6 +128,7 @@ export const getRepositoryFile = defineOperation({
 
 export const proposePin = defineOperation({
   name: 'propose_pin',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/pin-proposals',
   tag: TAG,
@@ -144,6 +149,7 @@ export const proposePin = defineOperation({
 
 export const listPinProposals = defineOperation({
   name: 'list_pin_proposals',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/pin-proposals',
   tag: TAG,
@@ -167,6 +173,7 @@ export const listPinProposals = defineOperation({
 
 export const getPinProposal = defineOperation({
   name: 'get_pin_proposal',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/pin-proposals/{id}',
   tag: TAG,
@@ -182,6 +189,7 @@ export const getPinProposal = defineOperation({
 
 export const acceptPinProposal = defineOperation({
   name: 'accept_pin_proposal',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/pin-proposals/{id}/accept',
   tag: TAG,
@@ -200,6 +208,7 @@ export const acceptPinProposal = defineOperation({
 
 export const declinePinProposal = defineOperation({
   name: 'decline_pin_proposal',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/pin-proposals/{id}/decline',
   tag: TAG,

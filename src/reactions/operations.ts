@@ -19,6 +19,7 @@ function reactionOperation(declared: { name: string; method: 'PUT' | 'DELETE'; s
     method: declared.method,
     path: '/v0/spaces/{slug}/messages/{id}/reactions/{emoji}',
     tag: 'Messages',
+    who: 'space_members',
     summary: declared.summary,
     description: `${WHO} ${declared.rule}`,
     auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] },

@@ -11,6 +11,7 @@ const OWN = "The caller's own, in a Space they may read; no event.";
 
 export const listReadMarks = defineOperation({
   name: 'list_read_marks',
+  who: 'space_members',
   method: 'GET',
   path: '/v0/spaces/{slug}/read-marks',
   tag: 'Messages',
@@ -29,6 +30,7 @@ export const listReadMarks = defineOperation({
 
 export const markConversationRead = defineOperation({
   name: 'mark_conversation_read',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/read-marks',
   tag: 'Messages',

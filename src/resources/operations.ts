@@ -27,6 +27,7 @@ const WRITE_RULES =
 
 export const listResources = defineOperation({
   name: 'list_resources',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/resources',
   tag: TAG,
@@ -48,6 +49,7 @@ export const listResources = defineOperation({
 
 export const createResource = defineOperation({
   name: 'create_resource',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/resources',
   tag: TAG,
@@ -73,6 +75,7 @@ export const createResource = defineOperation({
 
 export const getResource = defineOperation({
   name: 'get_resource',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/resources/{id}',
   tag: TAG,
@@ -94,6 +97,7 @@ export const getResource = defineOperation({
 
 export const updateResource = defineOperation({
   name: 'update_resource',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/resources/{id}/versions',
   tag: TAG,
@@ -124,6 +128,7 @@ export const updateResource = defineOperation({
 
 export const listResourceVersions = defineOperation({
   name: 'list_resource_versions',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/resources/{id}/versions',
   tag: TAG,
@@ -145,6 +150,7 @@ export const listResourceVersions = defineOperation({
 
 export const getResourceVersion = defineOperation({
   name: 'get_resource_version',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/resources/{id}/versions/{version}',
   tag: TAG,

@@ -11,6 +11,7 @@ const TAG: Tag = 'Roles';
 
 export const assignRole = defineOperation({
   name: 'assign_role',
+  who: 'host_owners',
   method: 'POST',
   path: '/v0/role-assignments',
   tag: TAG,
@@ -32,6 +33,7 @@ export const assignRole = defineOperation({
 
 export const listRoleAssignments = defineOperation({
   name: 'list_role_assignments',
+  who: 'host_stewards',
   method: 'GET',
   path: '/v0/role-assignments',
   tag: TAG,
@@ -71,6 +73,7 @@ export const listRoleAssignments = defineOperation({
 
 export const revokeRoleAssignment = defineOperation({
   name: 'revoke_role_assignment',
+  who: 'host_owners',
   method: 'POST',
   path: '/v0/role-assignments/{id}/revoke',
   tag: TAG,
@@ -96,6 +99,8 @@ export const roleSchemas = [RoleAssignmentSchema];
 /** Role assignments (protocol: Role assignments). */
 export const listOwnRoleAssignments = defineOperation({
   name: 'list_my_role_assignments',
+  who: 'members',
+  beyondSpaces: 'own',
   method: 'GET',
   path: '/v0/me/role-assignments',
   tag: TAG,

@@ -6,6 +6,8 @@ import { search } from './service.js';
 
 export const searchOperation = defineOperation({
   name: 'search',
+  who: 'anyone_filtered',
+  beyondSpaces: 'filtered',
   method: 'GET',
   path: '/v0/search',
   tag: 'Search',

@@ -53,9 +53,10 @@ export async function searchScope(db: Kysely<DatabaseSchema>, actor: Actor): Pro
       .where('member_handle', '=', active.member.handle)
       .where('status', '=', 'active')
       .where('role', 'in', ['owner', 'host'])
-      .where('space', 'is not', null)
       .execute();
-    hosted = rows.map((row) => row.space!).filter((space) => space !== null);
+    // A narrowed grant holds no host-wide power, but inside its Spaces a host-wide assignment counts as one there (roles/authority.ts).
+    const hostWide = granted !== null && rows.some((row) => row.space === null);
+    hosted = hostWide ? [...granted] : rows.map((row) => row.space).filter((space): space is string => space !== null);
   }
   const member = active?.member.handle ?? null;
   return { everySpace, member, hosted, granted, readable: await readableSpaces(db, { everySpace, member, hosted, granted }) };

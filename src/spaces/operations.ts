@@ -24,6 +24,8 @@ const TAG: Tag = 'Spaces';
 
 export const listSpaces = defineOperation({
   name: 'list_spaces',
+  who: 'anyone_filtered',
+  beyondSpaces: 'public',
   method: 'GET',
   path: '/v0/spaces',
   tag: TAG,
@@ -48,6 +50,7 @@ export const listSpaces = defineOperation({
 
 export const proposeSpace = defineOperation({
   name: 'propose_space',
+  who: 'members',
   method: 'POST',
   path: '/v0/spaces',
   tag: TAG,
@@ -66,6 +69,7 @@ export const proposeSpace = defineOperation({
 
 export const getSpace = defineOperation({
   name: 'get_space',
+  who: 'anyone',
   method: 'GET',
   path: '/v0/spaces/{slug}',
   tag: TAG,
@@ -84,6 +88,7 @@ export const getSpace = defineOperation({
 function transition(name: string, verb: 'approve' | 'archive' | 'restore', summary: string, to: string) {
   return defineOperation({
     name,
+    who: 'host_stewards',
     method: 'POST',
     path: `/v0/spaces/{slug}/${verb}`,
     tag: TAG,
@@ -103,6 +108,7 @@ export const restoreSpace = transition('restore_space', 'restore', 'Restore an a
 
 export const archiveSpace = defineOperation({
   name: 'archive_space',
+  who: 'host_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/archive',
   tag: TAG,
@@ -121,6 +127,7 @@ export const archiveSpace = defineOperation({
 
 export const changeReviewPolicy = defineOperation({
   name: 'change_review_policy',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/review-policy',
   tag: TAG,
@@ -146,6 +153,7 @@ export const admissionSchemas = [MembershipSchema, SpaceMemberSchema];
 
 export const joinSpace = defineOperation({
   name: 'join_space',
+  who: 'members',
   method: 'POST',
   path: '/v0/spaces/{slug}/join',
   tag: TAG,
@@ -173,6 +181,7 @@ export const joinSpace = defineOperation({
 
 export const leaveSpace = defineOperation({
   name: 'leave_space',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/leave',
   tag: TAG,
@@ -192,6 +201,7 @@ export const leaveSpace = defineOperation({
 
 export const inviteMember = defineOperation({
   name: 'invite_member',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/invitations',
   tag: TAG,
@@ -214,6 +224,7 @@ export const inviteMember = defineOperation({
 function decide(decision: 'admit' | 'decline') {
   return defineOperation({
     name: `${decision}_join_request`,
+    who: 'space_stewards',
     method: 'POST',
     path: `/v0/spaces/{slug}/join-requests/{handle}/${decision}`,
     tag: TAG,
@@ -237,6 +248,7 @@ export const declineJoinRequest = decide('decline');
 
 export const removeMember = defineOperation({
   name: 'remove_space_member',
+  who: 'space_stewards',
   method: 'POST',
   path: '/v0/spaces/{slug}/members/{handle}/remove',
   tag: TAG,
@@ -255,6 +267,7 @@ export const removeMember = defineOperation({
 
 export const listSpaceMembers = defineOperation({
   name: 'list_space_members',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/members',
   tag: TAG,
@@ -281,6 +294,7 @@ export const listSpaceMembers = defineOperation({
 
 export const listOwnMemberships = defineOperation({
   name: 'list_my_memberships',
+  who: 'members',
   method: 'GET',
   path: '/v0/me/memberships',
   tag: TAG,

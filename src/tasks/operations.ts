@@ -19,6 +19,7 @@ const WRITE_RULES =
 
 export const createTask = defineOperation({
   name: 'create_task',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/tasks',
   tag: TAG,
@@ -39,6 +40,7 @@ export const createTask = defineOperation({
 
 export const listTasks = defineOperation({
   name: 'list_tasks',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/tasks',
   tag: TAG,
@@ -64,6 +66,7 @@ export const listTasks = defineOperation({
 
 export const getTask = defineOperation({
   name: 'get_task',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/tasks/{id}',
   tag: TAG,
@@ -113,6 +116,7 @@ function move(verb: TaskMove) {
   const doc = MOVE_DOCS[verb];
   return defineOperation({
     name: `${verb}_task`,
+    who: 'space_members',
     method: 'POST',
     path: `/v0/spaces/{slug}/tasks/{id}/${verb}`,
     tag: TAG,
@@ -136,6 +140,7 @@ export const cancelTask = move('cancel');
 
 export const postTaskMessage = defineOperation({
   name: 'post_task_message',
+  who: 'space_members',
   method: 'POST',
   path: '/v0/spaces/{slug}/tasks/{id}/messages',
   tag: TAG,
@@ -158,6 +163,7 @@ export const postTaskMessage = defineOperation({
 
 export const listTaskMessages = defineOperation({
   name: 'list_task_messages',
+  who: 'space_readers',
   method: 'GET',
   path: '/v0/spaces/{slug}/tasks/{id}/messages',
   tag: TAG,

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.js';
-import { MEMBER_CREDENTIALS, defineOperation, type ErrorStatus } from '../operations/operation.js';
+import { MEMBER_CREDENTIALS, defineOperation, type Audience, type BeyondSpaces, type ErrorStatus } from '../operations/operation.js';
 import { getSpace } from '../spaces/service.js';
 import { SpaceParams } from '../spaces/schemas.js';
 import * as deliveries from './deliveries.js';
@@ -27,6 +27,7 @@ const OWNER_RULE =
 
 export const listWebhookSigningKeys = defineOperation({
   name: 'list_webhook_signing_keys',
+  who: 'anyone',
   method: 'GET',
   path: '/v0/webhook-signing-keys',
   tag: 'Webhooks',
@@ -50,6 +51,7 @@ export const listWebhookSigningKeys = defineOperation({
 
 export const createWebhookEndpoint = defineOperation({
   name: 'create_webhook_endpoint',
+  who: 'members',
   method: 'POST',
   path: '/v0/webhook-endpoints',
   tag: 'Webhooks',
@@ -70,6 +72,8 @@ export const createWebhookEndpoint = defineOperation({
 
 export const listWebhookEndpoints = defineOperation({
   name: 'list_webhook_endpoints',
+  who: 'members',
+  beyondSpaces: 'own',
   method: 'GET',
   path: '/v0/webhook-endpoints',
   tag: 'Webhooks',
@@ -88,6 +92,8 @@ export const listWebhookEndpoints = defineOperation({
 
 export const getWebhookEndpoint = defineOperation({
   name: 'get_webhook_endpoint',
+  who: 'members',
+  beyondSpaces: 'own',
   method: 'GET',
   path: '/v0/webhook-endpoints/{id}',
   tag: 'Webhooks',
@@ -103,6 +109,7 @@ export const getWebhookEndpoint = defineOperation({
 
 export const deleteWebhookEndpoint = defineOperation({
   name: 'delete_webhook_endpoint',
+  who: 'members',
   method: 'DELETE',
   path: '/v0/webhook-endpoints/{id}',
   tag: 'Webhooks',
@@ -118,6 +125,7 @@ export const deleteWebhookEndpoint = defineOperation({
 
 export const verifyWebhookEndpoint = defineOperation({
   name: 'verify_webhook_endpoint',
+  who: 'members',
   method: 'POST',
   path: '/v0/webhook-endpoints/{id}/verify',
   tag: 'Webhooks',
@@ -182,11 +190,14 @@ interface CollectionSpec {
   collectionErrors: ErrorStatus[];
   /** What the reference shows for a create. */
   createExamples?: { body: unknown; response: unknown };
+  /** Who may keep subscriptions in the collection, and what a Space-narrowed grant may read of it. */
+  access: { who: Audience; beyondSpaces?: BeyondSpaces };
 }
 
 function collectionOperations(spec: CollectionSpec) {
   const item = `${spec.path}/{id}`;
-  const common = { tag: 'Webhooks' as const, auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] } };
+  const common = { tag: 'Webhooks' as const, auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] }, who: spec.access.who };
+  const reads = spec.access.beyondSpaces ? { beyondSpaces: spec.access.beyondSpaces } : {};
   const itemOf = (params: unknown) => (params as { id: string }).id;
   return [
     defineOperation({
@@ -208,6 +219,7 @@ function collectionOperations(spec: CollectionSpec) {
     }),
     defineOperation({
       ...common,
+      ...reads,
       name: `list_${spec.noun}s`,
       method: 'GET',
       path: spec.path,
@@ -224,6 +236,7 @@ function collectionOperations(spec: CollectionSpec) {
     }),
     defineOperation({
       ...common,
+      ...reads,
       name: `get_${spec.noun}`,
       method: 'GET',
       path: item,
@@ -287,6 +300,7 @@ function collectionOperations(spec: CollectionSpec) {
 /** `/v0/spaces/{slug}/webhook-subscriptions`: a Space's events, following the Space action gate. */
 export const spaceSubscriptionOperations = collectionOperations({
   noun: 'space_webhook_subscription',
+  access: { who: 'space_members' },
   path: '/v0/spaces/{slug}/webhook-subscriptions',
   params: SpaceParams,
   itemParams: SpaceSubscriptionParams,
@@ -313,6 +327,8 @@ export const spaceSubscriptionOperations = collectionOperations({
 /** `/v0/me/inbox-subscriptions`: the caller's own inbox; an operator never receives its agents'. */
 export const inboxSubscriptionOperations = collectionOperations({
   noun: 'inbox_subscription',
+  // A subscription holds an endpoint and a filter, never an event's content.
+  access: { who: 'members', beyondSpaces: 'own' },
   path: '/v0/me/inbox-subscriptions',
   params: undefined,
   itemParams: SubscriptionParams,
@@ -335,6 +351,7 @@ export const inboxSubscriptionOperations = collectionOperations({
 
 export const listWebhookDeliveries = defineOperation({
   name: 'list_webhook_deliveries',
+  who: 'members',
   method: 'GET',
   path: '/v0/webhook-subscriptions/{id}/deliveries',
   tag: 'Webhooks',
@@ -356,6 +373,7 @@ export const listWebhookDeliveries = defineOperation({
 
 export const replayWebhookDelivery = defineOperation({
   name: 'replay_webhook_delivery',
+  who: 'members',
   method: 'POST',
   path: '/v0/webhook-deliveries/{id}/replay',
   tag: 'Webhooks',
