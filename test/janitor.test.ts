@@ -92,7 +92,7 @@ for (const backend of backends()) {
       clock.advance(32 * DAY);
       const run = await server.app.janitor.run();
       assert.ok(run);
-      assert.equal(run.removed.rate_limit_hits, JANITOR_BATCH * 2 + 7 + 1, 'the seeded hits, in three batches, and the sign-in request\'s own');
+      assert.equal(run.removed.rate_limit_hits, JANITOR_BATCH * 2 + 7 + 2, 'the seeded hits, in three batches, and the sign-in request\'s and the activation\'s own');
       assert.equal(run.removed.sign_in_codes, 1);
       assert.equal(run.removed.client_activations, 1);
       assert.equal(run.removed.idempotency_keys, 1);

@@ -497,7 +497,7 @@ export interface paths {
         put?: never;
         /**
          * Create your own human account
-         * @description Only when the host runs with `ATRIUM_OPEN_SIGNUP=true` (403 otherwise). Creates the human and mails a sign-in code. A taken handle is 409; a taken address is not revealed: its owner is mailed a code for the existing account instead.
+         * @description Only when the host runs with `ATRIUM_OPEN_SIGNUP=true` (403 otherwise). Creates the human and mails a sign-in code. A taken handle is 409; a taken address is not revealed: its owner is mailed a code for the existing account instead. Codes count toward the same limit as `POST /v0/sign-in/email` (5 per address in 15 minutes; 429 with `Retry-After` beyond).
          */
         post: operations["sign_up"];
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a one-time sign-in code
-         * @description Always answers 202 `{status: "sent"}`, whether or not the address has an account. A code lives 10 minutes, works once, is burned after 5 wrong tries, and replaces any earlier code for the address.
+         * @description Answers 202 `{status: "sent"}` whether or not the address has an account. A code lives 10 minutes, works once, is burned after 5 wrong tries, and replaces any earlier code for the address. At most 5 codes may be asked for one address in 15 minutes, with an account or without: beyond that the answer is 429 (`rate_limited`, nothing sent) with `Retry-After`, the seconds until the next ask will be taken.
          */
         post: operations["request_sign_in_code"];
         delete?: never;
@@ -1122,7 +1122,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a message
-         * @description Its author, or an Owner/Host of the Space (403 `not_message_author` otherwise). It stays as a tombstone in its place (`deleted_ts`, `deleted_by`, empty body); its body, versions and mentions are redacted, also from its earlier events. Deleting again is 409 `message_deleted`. Event `message_deleted`.
+         * @description Its author, an Owner/Host of the Space, or the steward key (then `deleted_by` is null and the event's `via` is `steward_key`); 403 `not_message_author` otherwise. It stays as a tombstone in its place (`deleted_ts`, `deleted_by`, empty body); its body, versions and mentions are redacted, also from its earlier events. Deleting again is 409 `message_deleted`. Event `message_deleted`.
          */
         delete: operations["delete_message"];
         options?: never;
@@ -3300,8 +3300,7 @@ export interface components {
                 thread_root: number | null;
                 /** @description Member handle */
                 author: string;
-                /** @description Member handle */
-                deleted_by: string;
+                deleted_by: string | null;
                 direct_members?: string[];
                 /**
                  * @description Present when `actor` is null: what acted instead of a member.
@@ -3881,7 +3880,7 @@ export interface components {
             edited_ts: string | null;
             /** @description When it was deleted (its body is then empty); null if not. */
             deleted_ts: string | null;
-            /** @description Who deleted it: its author or an Owner/Host. */
+            /** @description Who deleted it: its author or an Owner/Host; null when the steward key did. */
             deleted_by: string | null;
             /** @description Reactions, by the time each emoji was first used. */
             reactions: {
@@ -5586,6 +5585,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -5631,6 +5631,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

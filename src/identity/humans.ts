@@ -27,7 +27,7 @@ export interface SignUpResult extends IssuedCode {
  * is mailed a code for the account they already have, and the caller gets the
  * same answer as for a new account (docs/decisions-local.md).
  */
-export async function signUp(tx: Tx, input: NewHuman): Promise<SignUpResult | undefined> {
+export async function signUp(tx: Tx, input: NewHuman, digest: (key: string) => string): Promise<SignUpResult | undefined> {
   // Checked before the address is looked up, so a refused name answers alike for new and taken addresses.
   if (input.display_name !== undefined) normaliseDisplayName(input.display_name);
   const email = normaliseEmail(input.email);
@@ -35,11 +35,11 @@ export async function signUp(tx: Tx, input: NewHuman): Promise<SignUpResult | un
   if (taken) throw conflict('handle_taken', `handle ${input.handle} is taken`);
   const owner = await tx.db.selectFrom('members').select('handle').where('email', '=', email).executeTakeFirst();
   if (owner) {
-    const issued = await issueSignInCode(tx, email);
+    const issued = await issueSignInCode(tx, email, digest);
     return issued && { ...issued, existingAccount: true };
   }
   // The new member registers itself, so it is the event's actor.
   await createHuman(tx, { handle: input.handle }, { ...input, email });
-  const issued = await issueSignInCode(tx, email);
+  const issued = await issueSignInCode(tx, email, digest);
   return issued && { ...issued, existingAccount: false };
 }

@@ -70,18 +70,19 @@ export const signUpOperation = defineOperation({
   summary: 'Create your own human account',
   description:
     'Only when the host runs with `ATRIUM_OPEN_SIGNUP=true` (403 otherwise). Creates the human and mails a sign-in code. ' +
-    'A taken handle is 409; a taken address is not revealed: its owner is mailed a code for the existing account instead.',
+    'A taken handle is 409; a taken address is not revealed: its owner is mailed a code for the existing account instead. ' +
+    'Codes count toward the same limit as `POST /v0/sign-in/email` (5 per address in 15 minutes; 429 with `Retry-After` beyond).',
   auth: ANYONE,
   body: NewHumanBody,
   bodyRequired: true,
   success: { status: 202, description: 'A sign-in code is on its way.', schema: SentSchema },
-  errors: [403, 409],
+  errors: [403, 409, 429],
   notAnMcpTool: 'signing up happens before a client holds a credential; MCP needs one',
   handler: async ({ body, ctx }) => {
     if (!ctx.config.openSignup) {
       throw forbidden('signup_closed', 'open sign-up is off on this host: ask an owner to add you (POST /v0/humans)');
     }
-    const result = await ctx.db.transaction((tx) => signUp(tx, body));
+    const result = await ctx.db.transaction((tx) => signUp(tx, body, ctx.addressDigest));
     mailCode(ctx, result, result?.existingAccount);
     return { status: 'sent' as const };
   },
@@ -95,16 +96,18 @@ export const requestSignInCode = defineOperation({
   tag: TAG,
   summary: 'Mail a one-time sign-in code',
   description:
-    'Always answers 202 `{status: "sent"}`, whether or not the address has an account. A code lives 10 minutes, ' +
-    'works once, is burned after 5 wrong tries, and replaces any earlier code for the address.',
+    'Answers 202 `{status: "sent"}` whether or not the address has an account. A code lives 10 minutes, ' +
+    'works once, is burned after 5 wrong tries, and replaces any earlier code for the address. ' +
+    'At most 5 codes may be asked for one address in 15 minutes, with an account or without: beyond that the answer is 429 ' +
+    '(`rate_limited`, nothing sent) with `Retry-After`, the seconds until the next ask will be taken.',
   auth: ANYONE,
   body: SignInEmailBody,
   bodyRequired: true,
   success: { status: 202, description: 'If the address belongs to an active human, a code is on its way.', schema: SentSchema },
-  errors: [],
+  errors: [429],
   notAnMcpTool: 'signing in is for people in a browser or the CLI; an MCP client already holds its credential',
   handler: async ({ body, ctx }) => {
-    const issued = await ctx.db.transaction((tx) => issueSignInCode(tx, body.email));
+    const issued = await ctx.db.transaction((tx) => issueSignInCode(tx, body.email, ctx.addressDigest));
     mailCode(ctx, issued);
     return { status: 'sent' as const };
   },

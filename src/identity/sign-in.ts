@@ -2,6 +2,7 @@ import { getMember } from '../members/service.js';
 import type { MemberRecord } from '../members/records.js';
 import { newHumanCode, normaliseHumanCode, hashSecret, secretsEqual } from '../shared/secrets.js';
 import { newId } from '../shared/ids.js';
+import { AtriumError } from '../shared/errors.js';
 import { serialiseOn } from '../shared/rate-limit.js';
 import type { Tx } from '../storage/database.js';
 import { startSession, type StartedSession } from './sessions.js';
@@ -10,9 +11,11 @@ import { startSession, type StartedSession } from './sessions.js';
 export const SIGN_IN_CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const SIGN_IN_CODE_MAX_WRONG_TRIES = 5;
 /**
- * At most this many codes per address per window: beyond it the request is
- * answered as usual but no mail goes out, so nobody can flood an inbox (or
- * multiply guessing budgets) through `POST /v0/sign-in/email`.
+ * At most this many codes asked for per address per window, so nobody can
+ * flood an inbox (or multiply guessing budgets) through `POST /v0/sign-in/email`.
+ * Beyond it the request is refused with 429 and when the next may be made. The
+ * asks are counted for every address alike, with an account or without, so the
+ * refusal says nothing about whether an address has an account.
  */
 export const SIGN_IN_CODES_PER_WINDOW = 5;
 export const SIGN_IN_CODE_WINDOW_MS = 15 * 60 * 1000;
@@ -40,12 +43,13 @@ export interface IssuedCode {
 
 /**
  * Issues a one-time code for the human with this address, replacing any code
- * not yet used. Unknown addresses, agents, suspended members and addresses over
- * the per-window limit get nothing; the caller answers the same either way
- * (protocol: Sessions; no account enumeration).
+ * not yet used. Unknown addresses, agents and suspended members get nothing;
+ * the caller answers the same either way (protocol: Sessions; no account
+ * enumeration). An address asked for too often is refused (429), whoever it is.
  */
-export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedCode | undefined> {
+export async function issueSignInCode(tx: Tx, rawEmail: string, digest: (key: string) => string): Promise<IssuedCode | undefined> {
   const email = normaliseEmail(rawEmail);
+  await countCodeAsked(tx, digest(`sign-in:${email}`));
   const member = await tx.db
     .selectFrom('members')
     .select(['handle', 'status'])
@@ -53,15 +57,6 @@ export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedC
     .where('type', '=', 'human')
     .executeTakeFirst();
   if (!member || member.status !== 'active') return undefined;
-  // Concurrent requests for one address must not all count the same codes and all pass.
-  await serialiseOn(tx, `sign_in_codes:${email}`);
-  const recent = await tx.db
-    .selectFrom('sign_in_codes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('email', '=', email)
-    .where('created_ts', '>', new Date(tx.now.getTime() - SIGN_IN_CODE_WINDOW_MS).toISOString())
-    .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= SIGN_IN_CODES_PER_WINDOW) return undefined;
   const now = tx.now.toISOString();
   await tx.db.updateTable('sign_in_codes').set({ spent_ts: now }).where('email', '=', email).where('spent_ts', 'is', null).execute();
   const id = newId('code');
@@ -80,6 +75,39 @@ export async function issueSignInCode(tx: Tx, rawEmail: string): Promise<IssuedC
     .execute();
   return { email, handle: member.handle, code };
 }
+
+/**
+ * Counts one ask for a code for the address whose keyed digest is `key`, or
+ * refuses it with 429 and `Retry-After`: the seconds until the oldest ask in
+ * the window leaves it, when the next ask will be taken. Addresses are kept
+ * only as keyed digests, so the asks for addresses with no account are not a
+ * list of them.
+ */
+async function countCodeAsked(tx: Tx, key: string): Promise<void> {
+  // Concurrent asks for one address must not all count the same rows and all pass.
+  await serialiseOn(tx, `rate_limit:${SIGN_IN_CODE_BUCKET}:${key}`);
+  const windowStart = new Date(tx.now.getTime() - SIGN_IN_CODE_WINDOW_MS).toISOString();
+  const recent = await tx.db
+    .selectFrom('rate_limit_hits')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('hit_ts').as('oldest')])
+    .where('bucket', '=', SIGN_IN_CODE_BUCKET)
+    .where('key_hash', '=', key)
+    .where('hit_ts', '>', windowStart)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.n) >= SIGN_IN_CODES_PER_WINDOW && recent.oldest !== null) {
+    const nextAt = new Date(Date.parse(recent.oldest) + SIGN_IN_CODE_WINDOW_MS);
+    const seconds = Math.max(1, Math.ceil((nextAt.getTime() - tx.now.getTime()) / 1000));
+    throw new AtriumError(
+      'rate_limited',
+      `${SIGN_IN_CODES_PER_WINDOW} sign-in codes were asked for this address in the last ${SIGN_IN_CODE_WINDOW_MS / 60_000} minutes: ` +
+        `no code was sent; ask again after ${nextAt.toISOString()} (in ${seconds} s), or use a code already sent`,
+      { 'retry-after': String(seconds) },
+    );
+  }
+  await tx.db.insertInto('rate_limit_hits').values({ bucket: SIGN_IN_CODE_BUCKET, key_hash: key, hit_ts: tx.now.toISOString() }).execute();
+}
+
+const SIGN_IN_CODE_BUCKET = 'sign_in_code';
 
 export type VerifyOutcome =
   | { kind: 'signed_in'; member: MemberRecord; session: StartedSession }

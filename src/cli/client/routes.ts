@@ -76,7 +76,7 @@ export const ROUTES: Route[] = [
   {"name":"read_thread","method":"GET","path":"/v0/spaces/{slug}/messages/{id}/thread","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
   {"name":"edit_message","method":"PATCH","path":"/v0/spaces/{slug}/messages/{id}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"list_message_versions","method":"GET","path":"/v0/spaces/{slug}/messages/{id}/versions","auth":{"anonymous":true,"schemes":["member_key","session","steward_key"]}},
-  {"name":"delete_message","method":"DELETE","path":"/v0/spaces/{slug}/messages/{id}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
+  {"name":"delete_message","method":"DELETE","path":"/v0/spaces/{slug}/messages/{id}","auth":{"anonymous":false,"schemes":["member_key","session","steward_key"]}},
   {"name":"add_reaction","method":"PUT","path":"/v0/spaces/{slug}/messages/{id}/reactions/{emoji}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"remove_reaction","method":"DELETE","path":"/v0/spaces/{slug}/messages/{id}/reactions/{emoji}","auth":{"anonymous":false,"schemes":["member_key","session"]}},
   {"name":"list_read_marks","method":"GET","path":"/v0/spaces/{slug}/read-marks","auth":{"anonymous":false,"schemes":["member_key","session"]}},
