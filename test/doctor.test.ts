@@ -47,7 +47,9 @@ describe('atrium doctor', () => {
       mail: 'ok',
       'egress allow-list': 'ok',
       'gateway destinations': 'ok',
+      'gateway port': 'ok',
       'key files': 'ok',
+      'database file modes': 'ok',
     });
     assert.match(result.stdout, new RegExp(`^ok   database: sqlite:${dataDir}/atrium\\.db holds no Atrium database yet: the first start sets one up$`, 'm'));
     assert.match(result.stdout, /^Nothing stops a start\.$/m);
@@ -59,12 +61,18 @@ describe('atrium doctor', () => {
     assert.equal((await cli.run(['migrate'], { ATRIUM_DATA_DIR: dataDir })).code, 0);
     writeFileSync(join(dataDir, 'webhook-sealing.key'), `${'a'.repeat(43)}\n`);
     chmodSync(join(dataDir, 'webhook-sealing.key'), 0o644);
+    // And its database, as an older release made it.
+    chmodSync(join(dataDir, 'atrium.db'), 0o644);
     const destinations = join(work, 'destinations.json');
     writeFileSync(destinations, JSON.stringify({
       destinations: [{ id: 'weather', origins: ['https://api.weather.example'], pathPrefixes: ['/'], methods: ['GET'], requestHeaders: [], responseHeaders: [], timeoutMs: 5000, maxResponseBytes: 65536, credential: { header: 'authorization', env: 'WEATHER_KEY_NOT_SET', prefix: 'Bearer ' } }],
     }));
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // The embedded gateway's port, held by something else.
+    const gatewayHolder: Server = createServer();
+    await new Promise<void>((resolve) => gatewayHolder.listen(0, '127.0.0.1', resolve));
+    const gatewayPort = (gatewayHolder.address() as { port: number }).port;
     const closed = await freePort();
     try {
       const result = await cli.run(['doctor'], {
@@ -75,6 +83,7 @@ describe('atrium doctor', () => {
         ATRIUM_SMTP_URL: `smtp://127.0.0.1:${closed}`,
         ATRIUM_EGRESS_ALLOW_CIDRS: '0.0.0.0/0',
         ATRIUM_GATEWAY_DESTINATIONS: destinations,
+        ATRIUM_GATEWAY_PORT: String(gatewayPort),
       });
       assert.equal(result.code, 1);
       assert.deepEqual(lines(result.stdout), {
@@ -87,7 +96,9 @@ describe('atrium doctor', () => {
         mail: 'FAIL',
         'egress allow-list': 'FAIL',
         'gateway destinations': 'FAIL',
+        'gateway port': 'FAIL',
         'key files': 'FAIL',
+        'database file modes': 'WARN',
       });
       assert.match(result.stdout, /^WARN base URL: http:\/\/atrium\.example\.org is plain HTTP on a name others reach/m);
       assert.match(result.stdout, /^FAIL listen address: something already listens on 127\.0\.0\.1:\d+ \(another Atrium\?\): stop it, or set ATRIUM_PORT$/m);
@@ -95,9 +106,12 @@ describe('atrium doctor', () => {
       assert.match(result.stdout, /^FAIL egress allow-list: ATRIUM_EGRESS_ALLOW_CIDRS holds 0\.0\.0\.0\/0, every address/m);
       assert.match(result.stdout, /^FAIL gateway destinations: destination "weather": its credential variable WEATHER_KEY_NOT_SET is not set$/m);
       assert.match(result.stdout, /^FAIL key files: \S+webhook-sealing\.key may be read by others \(mode 644\): chmod 600 it$/m);
-      assert.match(result.stderr, /^atrium: 5 checks failed: fix them before starting$/m);
+      assert.match(result.stdout, new RegExp(`^FAIL gateway port: something already listens on 127\\.0\\.0\\.1:${gatewayPort}, where the embedded gateway would \\(an earlier one\\?\\): stop it, or set ATRIUM_GATEWAY_PORT$`, 'm'));
+      assert.match(result.stdout, new RegExp(`^WARN database file modes: ${dataDir}/atrium\\.db \\(mode 0644\\) may be read by other users of this machine: the next start makes directories 0700 and files 0600`, 'm'));
+      assert.match(result.stderr, /^atrium: 6 checks failed: fix them before starting$/m);
     } finally {
       holder.close();
+      gatewayHolder.close();
     }
   });
 

@@ -14,8 +14,14 @@ export function registerGatewayCommands(program: Command): void {
     .action(async () => {
       const { loadGatewayConfig } = await import('../gateway/config.js');
       const { createGateway } = await import('../gateway/gateway.js');
+      const { createPrivateSqliteFile, describeTightened, keepStoragePrivate } = await import('../storage/file-modes.js');
       const config = loadGatewayConfig();
+      // Its store holds the ledger: readable by this user alone, made so before it is opened (docs/operations.md, "Files and their modes").
+      const tightened = keepStoragePrivate(config.dataDir, [config.databaseUrl]);
+      const storePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
+      if (storePath && storePath !== ':memory:') createPrivateSqliteFile(storePath);
       const running = await createGateway(config);
+      for (const t of tightened) running.ctx.log.warn({ path: t.path, was: t.was, now: t.now }, describeTightened(t));
       let url: string;
       try {
         url = await running.listen();

@@ -15,9 +15,17 @@ export function registerServerCommands(program: Command): void {
     .description('start the Atrium server (migrations run at start)')
     .action(async () => {
       const config = loadConfig();
+      const { keepStoragePrivate, describeTightened } = await import('../storage/file-modes.js');
+      const { holdSingleNodeLock } = await import('../storage/single-node.js');
+      const { gatewayStoreUrl } = await import('../gateway/config.js');
+      // Before anything opens them (docs/operations.md, "Files and their modes").
+      const tightened = keepStoragePrivate(config.dataDir, [config.databaseUrl, gatewayStoreUrl(config.dataDir)]);
+      // Before anything starts: a second node on one SQLite file stops here (docs/operations.md, "One node or several").
+      holdSingleNodeLock(config);
       // Before the app: the service must know the gateway's issuer key, and must not hold the provider secrets.
       const gateway = await startEmbeddedGateway(config);
       const server = await (await loadApp()).createApp(config);
+      for (const t of tightened) server.ctx.log.warn({ path: t.path, was: t.was, now: t.now }, describeTightened(t));
       try {
         await server.http.listen({ host: config.host, port: config.port });
       } catch (err) {

@@ -4,10 +4,12 @@ import { dirname, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import nodemailer from 'nodemailer';
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { gatewayStoreUrl } from '../gateway/config.js';
 import { credentialValues, loadDestinations } from '../gateway/destinations.js';
 import { systemClock } from '../shared/clock.js';
 import { Database } from '../storage/database.js';
 import { describeDatabase, holdsAtrium } from '../storage/existing.js';
+import { readableByOthers, sqliteFiles } from '../storage/file-modes.js';
 
 /** `ok`: as it should be; `warn`: works, but a person should know; `fail`: the host will not work as configured. */
 export type Verdict = 'ok' | 'warn' | 'fail';
@@ -29,8 +31,8 @@ const SMTP_TIMEOUT_MS = 5_000;
  * `atrium doctor` (docs/operations.md, "Before the first start"): reads the
  * configuration as `atrium serve` would and checks what a start would meet,
  * changing nothing: the base URL and listen address, the database, disk
- * space, the SMTP server, the egress allow-list, gateway destinations, and who
- * may read the keys.
+ * space, the SMTP server, the egress allow-list, gateway destinations and the
+ * embedded gateway's port, and who may read the keys and the databases.
  */
 export async function diagnose(env: NodeJS.ProcessEnv = process.env): Promise<Diagnosis[]> {
   let config: Config;
@@ -49,7 +51,9 @@ export async function diagnose(env: NodeJS.ProcessEnv = process.env): Promise<Di
     await smtp(config),
     egress(config),
     gatewayDestinations(config, env),
+    await gatewayPort(config),
     keyFiles(config),
+    storageModes(config, env),
   ];
 }
 
@@ -67,25 +71,56 @@ function baseUrl(config: Config): Diagnosis {
 }
 
 async function listenAddress(config: Config): Promise<Diagnosis> {
+  const taken = await takenBecause(config.host, config.port);
   const at = `${config.host}:${config.port}`;
+  if (taken === undefined) return { check: 'listen address', verdict: 'ok', says: `${at} is free` };
+  const says =
+    taken.code === 'EADDRINUSE'
+      ? `something already listens on ${at} (another Atrium?): stop it, or set ATRIUM_PORT`
+      : taken.code === 'EACCES'
+        ? `this user may not listen on ${at}: set ATRIUM_PORT above 1023`
+        : taken.code === 'EADDRNOTAVAIL'
+          ? `this machine has no address ${config.host}: set ATRIUM_HOST`
+          : `cannot listen on ${at}: ${taken.message}`;
+  return { check: 'listen address', verdict: 'fail', says };
+}
+
+/**
+ * `serve` with gateway destinations and no ATRIUM_GATEWAY_URL starts the
+ * credential gateway beside it on 127.0.0.1:ATRIUM_GATEWAY_PORT; a port
+ * already taken stops that start as surely as a taken listen address.
+ */
+async function gatewayPort(config: Config): Promise<Diagnosis> {
+  if (config.gateway.explicitUrl) return { check: 'gateway port', verdict: 'ok', says: `ATRIUM_GATEWAY_URL names a gateway run on its own (${config.gateway.url}): serve starts none` };
+  if (config.gateway.destinationsPath === undefined) return { check: 'gateway port', verdict: 'ok', says: 'no ATRIUM_GATEWAY_DESTINATIONS: serve starts no embedded gateway' };
+  const port = config.gateway.port;
+  if (port === 0) return { check: 'gateway port', verdict: 'ok', says: 'ATRIUM_GATEWAY_PORT is 0: the embedded gateway takes a free port' };
+  const at = `127.0.0.1:${port}`;
+  if (port === config.port && ['127.0.0.1', '0.0.0.0', '::', 'localhost'].includes(config.host)) {
+    return { check: 'gateway port', verdict: 'fail', says: `the embedded gateway would listen on ${at}, where the service listens: set ATRIUM_GATEWAY_PORT to another port` };
+  }
+  const taken = await takenBecause('127.0.0.1', port);
+  if (taken === undefined) return { check: 'gateway port', verdict: 'ok', says: `${at} is free for the embedded gateway` };
+  const says =
+    taken.code === 'EADDRINUSE'
+      ? `something already listens on ${at}, where the embedded gateway would (an earlier one?): stop it, or set ATRIUM_GATEWAY_PORT`
+      : taken.code === 'EACCES'
+        ? `this user may not listen on ${at}: set ATRIUM_GATEWAY_PORT above 1023`
+        : `the embedded gateway cannot listen on ${at}: ${taken.message}`;
+  return { check: 'gateway port', verdict: 'fail', says };
+}
+
+/** Why nothing could listen on host:port now, or undefined when it could; the port is let go at once. */
+async function takenBecause(host: string, port: number): Promise<NodeJS.ErrnoException | undefined> {
   const server = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen({ host: config.host, port: config.port, exclusive: true }, resolve);
+      server.listen({ host, port, exclusive: true }, resolve);
     });
-    return { check: 'listen address', verdict: 'ok', says: `${at} is free` };
+    return undefined;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const says =
-      code === 'EADDRINUSE'
-        ? `something already listens on ${at} (another Atrium?): stop it, or set ATRIUM_PORT`
-        : code === 'EACCES'
-          ? `this user may not listen on ${at}: set ATRIUM_PORT above 1023`
-          : code === 'EADDRNOTAVAIL'
-            ? `this machine has no address ${config.host}: set ATRIUM_HOST`
-            : `cannot listen on ${at}: ${(err as Error).message}`;
-    return { check: 'listen address', verdict: 'fail', says };
+    return err as NodeJS.ErrnoException;
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
@@ -215,6 +250,22 @@ function keyFiles(config: Config): Diagnosis {
     check: 'key files',
     verdict: 'ok',
     says: config.webhookSealingKey !== undefined ? 'the sealing key comes from ATRIUM_WEBHOOK_SEALING_KEY' : existsSync(key) ? `${key} is readable by this user only` : 'no key file yet: the first start writes one, readable by this user only',
+  };
+}
+
+/**
+ * The data directory and the SQLite databases (the host's and the gateway's
+ * store, with their -wal and -shm) readable by this user alone. `serve`
+ * tightens them at start, so others' access is a warning here, not a failure.
+ */
+function storageModes(config: Config, env: NodeJS.ProcessEnv): Diagnosis {
+  const databases = [config.databaseUrl, gatewayStoreUrl(config.dataDir, env)].flatMap((url) => (url.startsWith('sqlite:') && !url.endsWith(':memory:') ? sqliteFiles(url.slice('sqlite:'.length)) : []));
+  const open = readableByOthers([resolve(config.dataDir), ...databases]);
+  if (open.length === 0) return { check: 'database file modes', verdict: 'ok', says: 'the data directory and the databases in it are readable by this user only (or not made yet: a start makes them so)' };
+  return {
+    check: 'database file modes',
+    verdict: 'warn',
+    says: `${open.map((o) => `${o.path} (mode ${o.mode})`).join(', ')} may be read by other users of this machine: the next start makes directories 0700 and files 0600, or chmod them now`,
   };
 }
 

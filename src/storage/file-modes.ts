@@ -75,3 +75,24 @@ export function readableByOthers(paths: readonly string[]): Array<{ path: string
     }
   });
 }
+
+/**
+ * What `serve` and `gateway` do before they open anything: the data directory
+ * made 0700 if missing, then it and the SQLite databases named (with their
+ * -wal and -shm) tightened if others may read them. Says what it changed, for
+ * the start to log once.
+ */
+export function keepStoragePrivate(dataDir: string, sqliteUrls: ReadonlyArray<string | undefined>): Tightened[] {
+  createPrivateDirectory(dataDir);
+  const databases = sqliteUrls.flatMap((url) => {
+    if (url === undefined || !url.startsWith('sqlite:')) return [];
+    const path = url.slice('sqlite:'.length);
+    return path === '' || path === ':memory:' ? [] : sqliteFiles(path);
+  });
+  return tightenModes([resolve(dataDir), ...databases]);
+}
+
+/** The line a start logs, once, for each file it tightened. */
+export function describeTightened(t: Tightened): string {
+  return `${t.path} could be read by other users of this machine (mode ${t.was}); it is now ${t.now}, readable by this user only`;
+}
