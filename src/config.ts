@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { addressPolicy } from './egress/address-policy.js';
+import { DEFAULT_CALL_BUFFER_BYTES, MIN_CALL_BUFFER_BYTES } from './credentials/call-limits.js';
 
 /**
  * Deployment configuration: the variables a deployment (and a black-box test) sets,
@@ -49,10 +50,11 @@ export interface Config {
   gateway: { url: string; explicitUrl: boolean; port: number; issuerKey: string | undefined; destinationsPath: string | undefined };
   /**
    * Credential calls (`call_external_service`) this process lets run at once,
-   * per member and per connection (429 beyond; src/credentials/call-limits.ts).
-   * The gateway reads the same variables and bounds what reaches it the same way.
+   * per member and per connection (429 beyond), and the bytes their answers may
+   * hold together, whoever asks (503 beyond; src/credentials/call-limits.ts).
+   * The gateway reads the same count variables and bounds what reaches it the same way.
    */
-  credentialCalls: { perMember: number; perConnection: number };
+  credentialCalls: { perMember: number; perConnection: number; bufferBytes: number };
   openSignup: boolean;
   /**
    * Which proxies to believe about the client's address (X-Forwarded-For), as
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialCalls: {
       perMember: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_MEMBER', env.ATRIUM_CREDENTIAL_CALLS_PER_MEMBER ?? '2'),
       perConnection: parsePositiveInt('ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION', env.ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION ?? '4'),
+      bufferBytes: parseCallBufferBytes(env.ATRIUM_CREDENTIAL_BUFFER_BYTES ?? String(DEFAULT_CALL_BUFFER_BYTES)),
     },
     openSignup: env.ATRIUM_OPEN_SIGNUP === 'true',
     trustProxy: parseTrustProxy(env.ATRIUM_TRUST_PROXY ?? ''),
@@ -257,6 +260,15 @@ function parseRetrySchedule(raw: string): number[] {
     }
     return value;
   });
+}
+
+/** Every call must be able to run alone: the service does not know which destination's answers are the longest, so it assumes the ceiling. */
+function parseCallBufferBytes(raw: string): number {
+  const value = parsePositiveInt('ATRIUM_CREDENTIAL_BUFFER_BYTES', raw);
+  if (value < MIN_CALL_BUFFER_BYTES) {
+    throw new ConfigError(`ATRIUM_CREDENTIAL_BUFFER_BYTES (${value}) must be at least ${MIN_CALL_BUFFER_BYTES}, what one call at the longest answer a gateway may send can hold`);
+  }
+  return value;
 }
 
 function parsePositiveInt(name: string, raw: string): number {

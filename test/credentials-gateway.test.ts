@@ -13,6 +13,8 @@ import { createLogger } from '../src/logger.js';
 import { startSession } from '../src/identity/sessions.js';
 import { createHuman } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
+import { answerHoldBytes, MIN_CALL_BUFFER_BYTES } from '../src/credentials/call-limits.js';
+import { MAX_RESPONSE_BYTES_CEILING } from '../src/shared/gateway-wire.js';
 import { answers, destinationFor, startGateway, startUpstream, type TestGateway, type Upstream } from './support/gateway.js';
 import { ContractChecker } from './support/contract.js';
 import { seedAgent } from './support/seed.js';
@@ -443,6 +445,131 @@ for (const backend of backends()) {
         ['issued', 'issued', 'started', 'brokered'],
         'the ticket refused for load was dropped unused; the second was used',
       );
+    });
+  });
+
+  describe(`the bytes credential calls hold at the service, whoever asks (${backend})`, () => {
+    const LIMIT = 32 * 1024 * 1024;
+    /** What an answer is: large, and well within the destination's limit. */
+    const SIZE = 3 * 1024 * 1024;
+    /** Room for three calls to this destination at the service; the gateway has room for more. */
+    const BUDGET = 3 * answerHoldBytes(LIMIT);
+    let upstream: Upstream;
+    let gateway: TestGateway;
+    let server: LoggedServer;
+    let dir: string;
+    const keys: Record<string, string> = {};
+    const waiting: ServerResponse[] = [];
+    let holding = true;
+    let arrived = () => {};
+
+    const big = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(SIZE, 'y'));
+
+    before(async () => {
+      upstream = await startUpstream();
+      upstream.answer('/v1/archive', (_req, res) => {
+        if (!holding) return big(res);
+        waiting.push(res);
+        arrived();
+      });
+      gateway = await startGateway({
+        backend,
+        destinations: [destinationFor(upstream, { maxResponseBytes: LIMIT, timeoutMs: 60_000 })],
+        env: { PROVIDER_KEY: PROVIDER_SECRET, ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '100', ATRIUM_GATEWAY_BUFFER_BYTES: String(1024 * 1024 * 1024) },
+      });
+      dir = mkdtempSync(join(tmpdir(), 'atrium-connections-'));
+      const connections = join(dir, 'connections.json');
+      writeFileSync(connections, JSON.stringify({ connections: [{ id: 'archive', space: 'garden', destinationId: 'provider', allowedMemberTypes: ['agent'], maxTtlSeconds: 60 }] }));
+      server = await startLoggedServer(backend, {
+        ATRIUM_CREDENTIAL_CONNECTIONS: connections,
+        ATRIUM_GATEWAY_URL: gateway.url,
+        ATRIUM_GATEWAY_ISSUER_KEY: gateway.issuerKey,
+        ATRIUM_CREDENTIAL_CALLS_PER_MEMBER: '2',
+        ATRIUM_CREDENTIAL_CALLS_PER_CONNECTION: '100',
+        ATRIUM_CREDENTIAL_BUFFER_BYTES: String(BUDGET),
+      });
+      const hostSession = await server.app.ctx.db.transaction(async (tx) => {
+        await createHuman(tx, { system: 'admin_cli' }, { handle: 'ada', email: 'ada@example.test' });
+        await tx.db.updateTable('members').set({ email_verified: 1 }).where('handle', '=', 'ada').execute();
+        await assignRole(tx, { system: 'admin_cli' }, { member: 'ada', role: 'owner', space: null });
+        return (await startSession(tx, 'ada')).token;
+      });
+      assert.equal((await server.request('POST', '/v0/spaces', { token: hostSession, body: { slug: 'garden', name: 'The Garden' } })).status, 201);
+      assert.equal((await server.request('POST', '/v0/spaces/garden/approve', { token: hostSession })).status, 200);
+      for (const handle of ['scout', 'wren', 'finch', 'robin']) {
+        keys[handle] = (await seedAgent(server as unknown as TestServer, handle, 'ada', 'active')).key;
+        assert.equal((await server.request('POST', '/v0/spaces/garden/join', { token: keys[handle] })).status, 200);
+      }
+    });
+
+    after(async () => {
+      await server?.stop();
+      await gateway?.stop();
+      await upstream?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    const call = (handle: string, runId: string) => server.request('POST', '/v0/spaces/garden/credential-calls', { token: keys[handle], body: { connection_id: 'archive', run_id: runId, purpose: 'Fetch the archive', request: { method: 'GET', url: upstream.url('/v1/archive') } } });
+    const runs = async () => (await server.app.ctx.db.kysely.selectFrom('credential_runs').select(['run_id', 'state']).orderBy('run_id').execute()).map((r) => `${r.run_id}/${r.state}`);
+
+    it('refuses the calls beyond the process’s room with 503 host_busy and Retry-After before their tickets are used; the admitted are answered whole', async () => {
+      // Three members, two calls each: every one within its member's bound, six at once.
+      const callers = ['scout', 'scout', 'wren', 'wren', 'finch', 'finch'].map((handle, i) => ({ handle, runId: `run-big-${i}` }));
+      const refused: Array<{ handle: string; runId: string; res: Awaited<ReturnType<typeof call>> }> = [];
+      let allIn!: () => void;
+      const everyCallIn = new Promise<void>((resolve) => (allIn = resolve));
+      const settle = () => {
+        if (waiting.length + refused.length === callers.length) allIn();
+      };
+      arrived = settle;
+      const calls = callers.map(({ handle, runId }) =>
+        call(handle, runId).then((res) => {
+          if (res.status !== 200) {
+            refused.push({ handle, runId, res });
+            settle();
+          }
+          return res;
+        }),
+      );
+      await everyCallIn;
+      assert.deepEqual([waiting.length, refused.length], [3, 3], 'three answers fit the room');
+      assert.deepEqual(server.app.ctx.credentialCalls.held(), { calls: 3, bytes: BUDGET, peakBytes: BUDGET });
+      for (const { res } of refused) {
+        assertError(res, 'host_busy');
+        assert.equal(res.headers.get('retry-after'), '1');
+      }
+      const refusedRuns = refused.map((r) => r.runId);
+      assert.ok(!(await runs()).some((r) => refusedRuns.some((id) => r.startsWith(`${id}/`))), 'the refused calls’ run ids are free');
+
+      // With no room left for even the shortest answer, a call is refused before a ticket is asked for.
+      const ledgerBefore = (await gateway.ledger()).length;
+      assertError(await call('robin', 'run-big-extra'), 'host_busy');
+      assert.equal((await gateway.ledger()).length, ledgerBefore, 'the gateway was not asked');
+
+      holding = false;
+      for (const res of waiting.splice(0)) big(res);
+      const answered = (await Promise.all(calls)).filter((res) => res.status === 200);
+      assert.equal(answered.length, 3);
+      for (const res of answered) assert.equal(Buffer.from(res.body.bodyBase64 as string, 'base64').length, SIZE, 'answered whole');
+      assert.ok(server.app.ctx.credentialCalls.held().peakBytes <= BUDGET, 'never more counted than the room');
+
+      // The same calls, made again, are answered: their run ids were freed, and the dropped tickets never used.
+      for (const { handle, runId } of refused) {
+        const again = await call(handle, runId);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.equal(Buffer.from(again.body.bodyBase64 as string, 'base64').length, SIZE);
+        const ledger = (await gateway.ledger()).filter((r) => r.run_id === runId);
+        assert.deepEqual(ledger.map((r) => r.decision), ['issued', 'issued', 'started', 'brokered'], 'the refused call’s ticket was dropped unused');
+      }
+      assert.ok(server.app.ctx.credentialCalls.held().peakBytes <= BUDGET, 'never more counted than the room');
+    });
+
+    it('will not start with less room than one call at the longest answer a gateway may send', () => {
+      assert.throws(
+        () => loadConfig({ ATRIUM_BASE_URL: 'http://127.0.0.1:1', ATRIUM_CREDENTIAL_BUFFER_BYTES: String(MIN_CALL_BUFFER_BYTES - 1) }),
+        new RegExp(`ATRIUM_CREDENTIAL_BUFFER_BYTES \\(${MIN_CALL_BUFFER_BYTES - 1}\\) must be at least ${MIN_CALL_BUFFER_BYTES}`),
+      );
+      assert.equal(loadConfig({ ATRIUM_BASE_URL: 'http://127.0.0.1:1' }).credentialCalls.bufferBytes, 2 * answerHoldBytes(MAX_RESPONSE_BYTES_CEILING));
     });
   });
 }

@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
-import { CallResult, GatewayErrorBody, MAX_CALL_ANSWER_BYTES, RETRY_LATER_SECONDS, TicketIssued, type TicketIssueRequest } from '../shared/gateway-wire.js';
+import { callAnswerBytes, CallResult, GatewayErrorBody, MAX_CALL_ANSWER_BYTES, RETRY_LATER_SECONDS, TicketIssued, type TicketIssueRequest } from '../shared/gateway-wire.js';
 import { isGatewayErrorCode, refuse } from './refusal.js';
 
 /**
@@ -52,13 +52,15 @@ export interface CallAnswer {
  * if the answer is lost, the call may or may not have reached the provider,
  * and the run id is what the caller reconciles with (it cannot be reused).
  */
-export async function callWithTicket(gateway: GatewayEndpoint, ticket: string, runId: string, log: Logger): Promise<CallAnswer> {
+export async function callWithTicket(gateway: GatewayEndpoint, ticket: string, runId: string, maxResponseBytes: number, log: Logger): Promise<CallAnswer> {
   const lead = `{"run_id":${JSON.stringify(runId)},`;
+  // No more than the ticket's destination can answer, which is what this process made room for.
+  const maxBytes = Math.min(callAnswerBytes(maxResponseBytes), MAX_CALL_ANSWER_BYTES);
   const answer = await post(
     `${gateway.url}/v1/call`,
     { ticket },
     {},
-    { timeoutMs: CALL_TIMEOUT_MS, maxBytes: MAX_CALL_ANSWER_BYTES, lead },
+    { timeoutMs: CALL_TIMEOUT_MS, maxBytes, lead },
     log,
     'the call may or may not have reached the provider; reconcile by run_id',
   );

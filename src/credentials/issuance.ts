@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../shared/clock.js';
 import type { Actor, MemberActor } from '../identity/actor.js';
 import { base32 } from '../shared/ids.js';
-import type { TicketIssueRequest } from '../shared/gateway-wire.js';
+import { MAX_RESPONSE_BYTES_CEILING, type TicketIssued, type TicketIssueRequest } from '../shared/gateway-wire.js';
 import { principalOf } from '../tasks/provenance.js';
 import type { Database, Tx } from '../storage/database.js';
 import { checkPurpose, judgeApproval } from './approvals.js';
@@ -88,6 +88,8 @@ export async function issueCredentialTicket(ctx: IssuanceDeps, actor: Actor, slu
 interface Issued extends IssuedTicket {
   memberHandle: string;
   approvalId: string | null;
+  /** How long the ticket's answer may be, as the gateway said (the ceiling when it did not). */
+  maxResponseBytes: number;
   settle: () => Promise<void>;
 }
 
@@ -116,7 +118,7 @@ async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallI
       ...(request.body !== undefined ? { body_base64: request.body.toString('base64') } : {}),
     },
   };
-  let issued: { ticket: string; expires_ts: string };
+  let issued: TicketIssued;
   try {
     issued = await issueTicket(ctx.config.gateway, issueRequest, ctx.log);
   } catch (err) {
@@ -149,13 +151,25 @@ async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallI
     });
     ctx.log.info({ space: slug, connection: connection.id, member: member.member.handle, run_id: runId }, 'credential ticket issued');
   };
-  return { ticket: issued.ticket, expires_ts: issued.expires_ts, run_id: runId, memberHandle: member.member.handle, approvalId: reservation.approvalId, settle };
+  return {
+    ticket: issued.ticket,
+    expires_ts: issued.expires_ts,
+    run_id: runId,
+    memberHandle: member.member.handle,
+    approvalId: reservation.approvalId,
+    maxResponseBytes: issued.max_response_bytes ?? MAX_RESPONSE_BYTES_CEILING,
+    settle,
+  };
 }
 
 /**
  * The preferred path: the service uses the ticket itself, so it never reaches
  * the caller. The call holds a place among this process's calls in flight
- * (call-limits.ts) from before anything is checked until its answer is ready.
+ * (call-limits.ts) from before anything is checked until its answer is ready,
+ * and room for that answer from when the gateway says how long it may be
+ * until then too. A call refused for room is refused before its ticket is
+ * used: the ticket is dropped (it never left this process, and it expires)
+ * and the run id and approval freed, as when the gateway refuses it for load.
  * The ticket is presented while the transaction that marks its run used
  * commits, not after: the run was reserved before the gateway was asked, so
  * nothing can reuse it meanwhile, and the answer waits for both. A call whose
@@ -163,10 +177,16 @@ async function issue(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallI
  * reached (a lost answer: reconcile by run id), and its run stays used.
  */
 export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug: string, input: CallInput): Promise<CallAnswer> {
-  const leave = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
+  const place = ctx.credentialCalls.take(callerKey(actor), slug, input.connection_id);
   try {
     const issued = await issue(ctx, actor, slug, input);
-    const [settled, called] = await Promise.allSettled([issued.settle(), callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, ctx.log)]);
+    try {
+      place.hold(issued.maxResponseBytes);
+    } catch (err) {
+      await ctx.db.transaction((tx) => releaseRun(tx, issued.memberHandle, issued.run_id, issued.approvalId, 'reserved'));
+      throw err;
+    }
+    const [settled, called] = await Promise.allSettled([issued.settle(), callWithTicket(ctx.config.gateway, issued.ticket, issued.run_id, issued.maxResponseBytes, ctx.log)]);
     if (settled.status === 'rejected') throw settled.reason;
     if (called.status === 'fulfilled') return called.value;
     const err: unknown = called.reason;
@@ -178,7 +198,7 @@ export async function callExternalService(ctx: IssuanceDeps, actor: Actor, slug:
     }
     throw err;
   } finally {
-    leave();
+    place.leave();
   }
 }
 
