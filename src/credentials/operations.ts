@@ -110,8 +110,8 @@ export const callExternal = defineOperation({
   description:
     `The preferred way: the host has the gateway issue a ticket for exactly this request and uses it itself, so neither the ticket nor the ` +
     `provider credential reaches the caller. ${WHO} The Space must be \`active\` (409). Body: ${CALL_BODY} ${REFUSALS} ` +
-    'Calls in flight are bounded per member and per connection (429 `too_many_calls`, nothing used up) and by the gateway (503 `gateway_busy`), ' +
-    'both with Retry-After. ' +
+    'Calls in flight are bounded per member and per connection (429 `too_many_calls`, nothing used up), by the room this host has for their ' +
+    'answers (503 `host_busy`, the run id and approval freed) and by the gateway (503 `gateway_busy`), all with Retry-After. ' +
     'Upstream failures: 502 `upstream_error` or `response_too_large`, 504 `upstream_timeout`; once a ticket was issued the run id is used, ' +
     'so after a lost answer reconcile with the provider by `run_id` instead of repeating. Event `credential_ticket_issued` (never query, ' +
     'header or body values). The response body is untrusted data.',
