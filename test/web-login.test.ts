@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +8,15 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ensureWebBuild, launchBrowser, mailTo, outbox, Pages, type Mail } from './support/browser.js';
 import { isCliBuildSetting } from './support/cli.js';
+import { pkce, REDIRECT_URI, registerClient } from './support/oauth.js';
 import { startServer, type TestServer } from './support/server.js';
 
 // The whole `atrium login` story, end to end, with every part real: the CLI
 // as a separate process, the server, and Chromium on the approval page.
 
 const ATRIUM = fileURLToPath(new URL('../bin/atrium.js', import.meta.url));
+const SCREENSHOTS = join(tmpdir(), 'atrium-web-login');
+const WIDTHS = [1280, 390] as const;
 
 interface Run {
   child: ChildProcessWithoutNullStreams;
@@ -40,6 +43,7 @@ describe('web app with atrium login (sqlite)', () => {
     pages = new Pages(browser, server);
     mails = outbox(server);
     configDir = mkdtempSync(join(tmpdir(), 'atrium-cli-config-'));
+    mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterEach(() => pages.finish());
   after(async () => {
@@ -97,6 +101,8 @@ describe('web app with atrium login (sqlite)', () => {
     const page = await pages.open();
     await page.goto(url!);
     await page.waitForURL((u) => u.pathname === '/sign-in');
+    // The sign-in page says what the person signs in for.
+    await page.getByRole('heading', { level: 1, name: 'Sign in to approve the command-line login' }).waitFor();
     await page.getByLabel('E-mail address').fill('gus@example.test');
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByLabel('Sign-in code').waitFor();
@@ -141,5 +147,75 @@ describe('web app with atrium login (sqlite)', () => {
 
     const refused = atrium('whoami');
     assert.notEqual(await refused.exit, 0, `whoami still works after the revoke:\n${refused.stdout()}`);
+  });
+
+  it("says on the sign-in page which program's access the person signs in to approve", { timeout: 60_000 }, async () => {
+    await server.human('ivy');
+    const clientId = await registerClient(server, [REDIRECT_URI], 'Desk agent');
+    const { challenge } = pkce();
+    const query = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', state: 's' };
+    for (const width of WIDTHS) {
+      const page = await pages.open();
+      await page.setViewportSize({ width, height: 800 });
+      // The program sends the browser to the authorization endpoint; consent sends a signed-out person to sign in.
+      await page.goto(`/oauth/authorize?${new URLSearchParams(query).toString()}`);
+      await page.waitForURL((u) => u.pathname === '/sign-in');
+      await page.getByRole('heading', { level: 1, name: 'Sign in to approve Desk agent’s access' }).waitFor();
+      await page.getByText('A program calling itself “Desk agent” asked to use your Atrium account.').waitFor();
+      assert.equal(await page.title(), 'Sign in to approve Desk agent’s access · Atrium');
+      await page.screenshot({ path: join(SCREENSHOTS, `sign-in-for-consent-${width}.png`), fullPage: true });
+      if (width === 390) {
+        // Signed in, the person is back at the consent page.
+        await page.getByLabel('E-mail address').fill('ivy@example.test');
+        await page.getByRole('button', { name: 'Send code' }).click();
+        await page.getByLabel('Sign-in code').fill((await mailTo(mails, 'ivy@example.test')).code);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await page.waitForURL((u) => u.pathname === '/oauth/consent');
+      }
+    }
+  });
+
+  it('says when the next sign-in code can be asked for once five were asked, and sends none', { timeout: 60_000 }, async () => {
+    await server.human('hal');
+    for (let i = 0; i < 5; i++) assert.equal((await server.request('POST', '/v0/sign-in/email', { body: { email: 'hal@example.test' } })).status, 202);
+    assert.equal((await mails()).filter((m) => m.to.includes('hal@example.test')).length, 5);
+    for (const width of WIDTHS) {
+      pages.expectRefusal(429, /^\/v0\/sign-in\/email$/);
+      const page = await pages.open();
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/sign-in');
+      await page.getByLabel('E-mail address').fill('hal@example.test');
+      await page.getByRole('button', { name: 'Send code' }).click();
+      const said = page.getByText(/^No new code was sent: five codes were already asked for hal@example\.test in the last 15 minutes\./);
+      await said.waitFor();
+      assert.match((await said.textContent())!, /You can ask for another at \d\d:\d\d \(in 1[45] minutes\)\. A code that already reached you still works/);
+      // The page never claims a code is on its way, and offers the code field for one that came earlier.
+      assert.equal(await page.getByText(/a sign-in code is on its way/).count(), 0);
+      await page.getByLabel('Sign-in code').waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, `sign-in-code-limit-${width}.png`), fullPage: true });
+      await pages.finish();
+    }
+    assert.equal((await mails()).length, 0, 'no sixth code was mailed');
+  });
+
+  it('shows a page in plain words when a program\'s metadata document cannot be fetched', { timeout: 60_000 }, async () => {
+    const query = {
+      response_type: 'code',
+      client_id: 'https://client.invalid/oauth/client.json',
+      redirect_uri: REDIRECT_URI,
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    };
+    for (const width of WIDTHS) {
+      // A page of its own: Chromium logs the 400 the document itself answers, which is the point here.
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const answer = await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams(query).toString()}`);
+      assert.equal(answer?.status(), 400);
+      await page.getByRole('heading', { level: 1, name: "The program's details could not be fetched" }).waitFor();
+      await page.getByText(/identifies itself by a document on client\.invalid, and .* could not fetch it from there/).waitFor();
+      await page.getByText(/may be able to register with .* directly instead \(dynamic client registration\)/).waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, `authorize-unreachable-document-${width}.png`), fullPage: true });
+      await page.close();
+    }
   });
 });

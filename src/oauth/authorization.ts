@@ -116,8 +116,20 @@ export async function startAuthorization(
       })
       .execute();
     if (client.kind === 'registered') await touchClient(tx, client.client_id);
-    return { consent: `${opts.baseUrl}${CONSENT_PATH}?request=${id}` };
+    return { consent: `${opts.baseUrl}${CONSENT_PATH}?${new URLSearchParams(consentQuery(id, client)).toString()}` };
   });
+}
+
+/**
+ * The consent page's address: the request, and the name the client gives
+ * itself (or its document's host), which the sign-in page shows a person who
+ * is not signed in yet, so that they know what they sign in for. Anyone could
+ * put another name there, as any client may call itself anything; the consent
+ * page shows what the request itself holds.
+ */
+function consentQuery(id: string, client: OAuthClient): Record<string, string> {
+  const name = client.client_name ?? (client.kind === 'metadata_document' ? hostOf(client.client_id) : null);
+  return name ? { request: id, client: name.slice(0, 100) } : { request: id };
 }
 
 /** What the consent page shows about one pending request, as its schema declares it. */

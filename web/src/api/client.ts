@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly body?: unknown,
     /** What refused it, from `Atrium-Error` (docs/errors.md). */
     readonly code?: string,
+    /** From `Retry-After` on a 429 or 503: the seconds to wait before asking again. */
+    readonly retryAfter?: number,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -59,7 +61,8 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
       ? (body as { detail: string }).detail
       : `The server answered ${status}.`;
   if (status === 401) onUnauthenticated();
-  throw new ApiError(status, detail, body, result.response.headers.get('Atrium-Error') ?? undefined);
+  const retryAfter = Number(result.response.headers.get('Retry-After') ?? Number.NaN);
+  throw new ApiError(status, detail, body, result.response.headers.get('Atrium-Error') ?? undefined, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
 /** What to show for a failed call; for a form, in its own words (`formErrorText`). */
@@ -68,14 +71,14 @@ export function errorText(err: unknown, form?: FormWords): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export type Outcome<T> = { ok: true; body: T } | { ok: false; status: number; detail: string };
+export type Outcome<T> = { ok: true; body: T } | { ok: false; status: number; detail: string; retryAfter?: number };
 
 /** `call` for pages that branch on the status rather than catch: never throws an ApiError. */
 export async function attempt<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Outcome<T>> {
   try {
     return { ok: true, body: await call(request) };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, status: err.status, detail: err.detail };
+    if (err instanceof ApiError) return { ok: false, status: err.status, detail: err.detail, retryAfter: err.retryAfter };
     throw err;
   }
 }

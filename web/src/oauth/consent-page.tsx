@@ -4,7 +4,7 @@ import type { operations } from '../../../src/client/openapi';
 import { attempt, client } from '../api/client';
 import { formatDateTime } from '../app/format';
 import { ErrorMessage, Loading, Screen } from '../app/page';
-import { navigate, signInPath } from '../app/router';
+import { navigate, signInPath, useLocation } from '../app/router';
 import { useSession } from '../api/session';
 import '../spaces/spaces.css';
 
@@ -34,7 +34,9 @@ export function ConsentPage({ requestId }: { requestId: string | null }) {
   const [loaded, setLoaded] = useState<Loaded>(requestId ? { kind: 'loading' } : { kind: 'missing' });
   const signedIn = session.state.status === 'signed-in';
   const signedOut = session.state.status === 'signed-out';
-  const here = requestId ? `/oauth/consent?${new URLSearchParams({ request: requestId }).toString()}` : '/oauth/consent';
+  // The client's name rides along, so the sign-in page can say what the person signs in for.
+  const clientName = useLocation().search.get('client');
+  const here = requestId ? `/oauth/consent?${new URLSearchParams({ request: requestId, ...(clientName ? { client: clientName } : {}) }).toString()}` : '/oauth/consent';
 
   // Consent needs a person: whoever is not signed in signs in first and comes back here.
   useEffect(() => {

@@ -42,8 +42,43 @@ function forgetReturn(): void {
   }
 }
 
+/**
+ * What the person signs in for, when they were sent here on the way to
+ * deciding something: a program's access (the OAuth consent page, which
+ * passes on the name the program gives itself) or a command-line login.
+ */
+function signingInFor(next: string | null): { heading: string; words: string } | null {
+  if (next?.startsWith('/activate/')) {
+    return {
+      heading: 'Sign in to approve the command-line login',
+      words: 'Sign in to review the request from your command-line client. You will come back to it afterwards; nothing is approved until you do.',
+    };
+  }
+  if (next?.startsWith('/oauth/consent')) {
+    const client = new URL(next, window.location.origin).searchParams.get('client');
+    return {
+      heading: client ? `Sign in to approve ${client}’s access` : 'Sign in to approve a program’s access',
+      words:
+        `${client ? `A program calling itself “${client}”` : 'A program'} asked to use your Atrium account. ` +
+        'Sign in, and you will come back to the request to decide what it may do; nothing is allowed until you do.',
+    };
+  }
+  return null;
+}
+
+/** When the next code may be asked for, in words: the server says how many seconds remain. */
+function nextCodeWords(email: string, retryAfter: number | undefined): string {
+  const seconds = retryAfter ?? 15 * 60;
+  const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const minutes = Math.ceil(seconds / 60);
+  return (
+    `No new code was sent: five codes were already asked for ${email} in the last 15 minutes. ` +
+    `You can ask for another at ${at} (in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}). ` +
+    'A code that already reached you still works for 10 minutes after it was sent.'
+  );
+}
+
 export function SignInPage() {
-  useTitle('Sign in');
   const session = useSession();
   const location = useLocation();
   // Read once: the code is then removed from the address bar (and so from history).
@@ -53,6 +88,8 @@ export function SignInPage() {
     next: safeNext(location.search.get('next')),
   }));
   const next = fromLink.next;
+  const purpose = signingInFor(next);
+  useTitle(purpose?.heading ?? 'Sign in');
   const [step, setStep] = useState<'email' | 'code'>(fromLink.email && fromLink.code ? 'code' : 'email');
   const [email, setEmail] = useState(fromLink.email);
   const [code, setCode] = useState(fromLink.code);
@@ -95,6 +132,14 @@ export function SignInPage() {
   const requestCode = async (): Promise<boolean> => {
     setError('');
     const res = await sending.mutateAsync();
+    if (!res.ok && res.status === 429) {
+      // Nothing was sent, and the notice must not say otherwise; a code sent earlier may still be in the inbox.
+      setNotice('');
+      setError(nextCodeWords(email.trim(), res.retryAfter));
+      setStep('code');
+      codeField.current?.focus();
+      return false;
+    }
     if (!res.ok) {
       setError(res.status === 422 ? 'Enter a valid e-mail address, like name@example.org.' : res.detail);
       return false;
@@ -157,10 +202,8 @@ export function SignInPage() {
 
   return (
     <section className="narrow">
-      <PageHeading focus={false}>Sign in</PageHeading>
-      {next?.startsWith('/activate/') ? (
-        <p>Sign in to review the request from your command-line client. You will come back to it afterwards.</p>
-      ) : null}
+      <PageHeading focus={false}>{purpose?.heading ?? 'Sign in'}</PageHeading>
+      {purpose ? <p>{purpose.words}</p> : null}
       {/* Always present, so that screen readers announce what is put in it. */}
       <p role="status" className={notice ? 'notice' : 'visually-hidden'}>
         {notice}
