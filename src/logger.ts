@@ -87,3 +87,45 @@ class RequestLogger {
     return (this.#child ??= this.parent.child(this.bindings));
   }
 }
+
+/**
+ * A failure a loop meets on every pass (its database gone, a lock held, a
+ * peer down) is logged once, with its stack, at error; each repeat of the same
+ * failure only at debug, counted; a different failure at error again; and
+ * once the loop works again, that it does, at info. A data directory removed
+ * under a running host once filled the log with 74 identical stacks in eight
+ * seconds, burying the one line that said why.
+ */
+export class RepeatedFailure {
+  #last: string | undefined;
+  #repeats = 0;
+
+  constructor(private readonly log: Pick<Logger, 'error' | 'debug' | 'info'>) {}
+
+  failed(err: unknown, bindings: Record<string, unknown>, message: string): void {
+    const same = failureOf(err);
+    if (same === this.#last) {
+      this.#repeats += 1;
+      this.log.debug({ ...bindings, error: same, repeats: this.#repeats }, `${message} (again; logged once until it changes)`);
+      return;
+    }
+    this.#last = same;
+    this.#repeats = 0;
+    this.log.error({ ...bindings, err }, message);
+  }
+
+  /** The loop's pass worked: says so if it had been failing. */
+  worked(message: string): void {
+    if (this.#last === undefined) return;
+    this.log.info({ after: this.#last, repeats: this.#repeats }, message);
+    this.#last = undefined;
+    this.#repeats = 0;
+  }
+}
+
+/** What makes two failures the same one: their code and message, not their stacks. */
+function failureOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  return `${typeof code === 'string' ? `${code}: ` : ''}${err.message}`;
+}

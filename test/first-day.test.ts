@@ -80,7 +80,7 @@ describe('atrium serve and its files (sqlite)', () => {
     assert.deepEqual(files(), { dir: '0700', db: '0600', wal: '0600', shm: '0600' });
     again.child.kill('SIGTERM');
     const ended = await again.exited;
-    assert.equal(ended.code, 0);
+    assert.equal(ended.code, 0, `${ended.signal} ${ended.stderr}`);
     // Read once it ended: the log may reach stdout after the listening line.
     const said = ended.stdout.split('\n').filter((line) => line.includes('could be read by other users'));
     assert.deepEqual(
@@ -144,3 +144,93 @@ if (backends().includes('postgres')) {
     });
   });
 }
+
+describe('what atrium serve logs at its default level (sqlite)', () => {
+  let cli: CliRunner;
+  let root: string;
+  before(() => {
+    cli = new CliRunner('http://127.0.0.1:1');
+    root = mkdtempSync(join(tmpdir(), 'atrium-first-day-log-'));
+  });
+  after(async () => {
+    await cli.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Serves on a fresh data directory, signs the first owner in as the README says, reads the front page; answers what the process wrote. */
+  const firstDay = async (level: Record<string, string>) => {
+    const port = await freePort();
+    const env = { ATRIUM_PORT: String(port), ATRIUM_DATA_DIR: mkdtempSync(join(root, 'data-')), ...level };
+    const server = cli.spawn(['serve'], env);
+    await server.waitForStdout(/Atrium is listening/);
+    assert.equal((await cli.run(['admin', 'create-owner', '--handle', 'ada', '--email', 'ada@example.org'], env)).code, 0);
+    const signIn = await fetch(`http://127.0.0.1:${port}/v0/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"ada@example.org"}' });
+    assert.equal(signIn.status, 202);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/v0/spaces`)).status, 200);
+    // The mail is written once the answer has gone.
+    await server.waitForStdout(/mail written to outbox/);
+    server.child.kill('SIGTERM');
+    const ended = await server.exited;
+    assert.equal(ended.code, 0, ended.stderr);
+    return ended.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string; req?: { path: string }; text?: string });
+  };
+
+  it('writes the sign-in mail and no line for a request that succeeded', async () => {
+    const lines = await firstDay({});
+    assert.deepEqual(lines.filter((l) => l.req !== undefined), [], 'no request lines');
+    const mail = lines.filter((l) => l.msg === 'mail written to outbox (no ATRIUM_SMTP_URL)');
+    assert.equal(mail.length, 1);
+    assert.equal(mail[0]!.level, 30);
+    assert.match(mail[0]!.text ?? '', /\b\d{6}\b|code/i);
+  });
+
+  it('writes one line per request at debug', async () => {
+    const lines = await firstDay({ ATRIUM_LOG_LEVEL: 'debug' });
+    const requests = lines.filter((l) => l.msg === 'request completed');
+    assert.deepEqual(
+      requests.map((l) => [l.level, l.req?.path]),
+      [
+        [20, '/v0/sign-in/email'],
+        [20, '/v0/spaces'],
+      ],
+    );
+  });
+});
+
+describe('a failure the webhook worker meets on every pass is logged once (sqlite)', () => {
+  let cli: CliRunner;
+  let dataDir: string;
+  before(() => {
+    cli = new CliRunner('http://127.0.0.1:1');
+    dataDir = mkdtempSync(join(tmpdir(), 'atrium-first-day-lost-'));
+  });
+  after(async () => {
+    await cli.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says once, with its stack, that the data directory went, and counts the repeats at debug', async () => {
+    const server = cli.spawn(['serve'], { ATRIUM_PORT: String(await freePort()), ATRIUM_DATA_DIR: dataDir, ATRIUM_LOG_LEVEL: 'debug' });
+    await server.waitForStdout(/Atrium is listening/);
+    rmSync(dataDir, { recursive: true, force: true });
+    // Until the worker has failed the same way four times, at whatever level each is written.
+    await server.waitForStdout(/(?:"msg":"webhook[^\n]*\n[^]*){4}/);
+    server.child.kill('SIGTERM');
+    const { stdout } = await server.exited;
+    const webhook = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { stack?: string }; repeats?: number })
+      .filter((line) => line.msg.startsWith('webhook'));
+    const errors = webhook.filter((line) => line.level >= 50);
+    assert.ok(webhook.length >= 4, `${webhook.length} lines`);
+    assert.equal(errors.length, 1, errors.map((e) => e.msg).join('\n'));
+    assert.match(errors[0]!.err?.stack ?? '', /was removed while this node ran/);
+    const repeats = webhook.filter((line) => line.level < 50);
+    assert.ok(repeats.every((line) => line.level === 20 && line.err === undefined && /\(again; logged once until it changes\)$/.test(line.msg)));
+    assert.deepEqual(
+      repeats.map((line) => line.repeats),
+      repeats.map((_, i) => i + 1),
+    );
+  });
+});

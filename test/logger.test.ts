@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { createLogger, requestLogger } from '../src/logger.js';
+import { createLogger, RepeatedFailure, requestLogger } from '../src/logger.js';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
@@ -52,6 +52,32 @@ describe('request logger', () => {
     assert.deepEqual(
       lines.map((line) => line.msg),
       ['written at its own level'],
+    );
+  });
+});
+
+describe('a failure repeated on every pass', () => {
+  it('is written once at error, its repeats counted at debug, another failure at error again, and the recovery once at info', async () => {
+    const { log, lines } = capture('debug');
+    const failure = new RepeatedFailure(log);
+    failure.worked('works again');
+    const gone = Object.assign(new Error('the data directory /srv/data was removed'), { code: 'node_unavailable' });
+    failure.failed(gone, { part: 'cycle' }, 'cycle failed');
+    failure.failed(Object.assign(new Error('the data directory /srv/data was removed'), { code: 'node_unavailable' }), { part: 'cycle' }, 'cycle failed');
+    failure.failed(gone, { part: 'cycle' }, 'cycle failed');
+    failure.failed(new Error('disk I/O error'), { part: 'cycle' }, 'cycle failed');
+    failure.worked('works again');
+    failure.worked('works again');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg, l.repeats ?? null, l.err === undefined ? null : (l.err as { message: string }).message]),
+      [
+        [50, 'cycle failed', null, 'the data directory /srv/data was removed'],
+        [20, 'cycle failed (again; logged once until it changes)', 1, null],
+        [20, 'cycle failed (again; logged once until it changes)', 2, null],
+        [50, 'cycle failed', null, 'disk I/O error'],
+        [30, 'works again', 0, null],
+      ],
     );
   });
 });

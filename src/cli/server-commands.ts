@@ -34,22 +34,7 @@ export function registerServerCommands(program: Command): void {
         await gateway?.stop();
         throw new Error(listenFailure(err, config));
       }
-      const owners = await server.ctx.db.kysely
-        .selectFrom('role_assignments')
-        .select('id')
-        .where('role', '=', 'owner')
-        .where('status', '=', 'active')
-        .limit(1)
-        .execute();
-      console.log(`Atrium is listening on ${config.baseUrl} (database ${describeDatabase(config.databaseUrl)})`);
-      recordServerAddress(config.dataDir, config.baseUrl);
-      if (owners.length === 0) {
-        console.log(
-          'No owner yet. Create the first one with:\n' +
-            '  npx atrium admin create-owner --handle <handle> --email <address>\n' +
-            `then sign in with that address at ${config.baseUrl}.`,
-        );
-      }
+      // Before the listening line: whoever waits for it may stop the node at once.
       const shutdown = (signal: string) => {
         server.ctx.log.info({ signal }, 'shutting down');
         // Stop accepting connections, let in-flight requests finish, then close the database.
@@ -66,6 +51,22 @@ export function registerServerCommands(program: Command): void {
       };
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
+      const owners = await server.ctx.db.kysely
+        .selectFrom('role_assignments')
+        .select('id')
+        .where('role', '=', 'owner')
+        .where('status', '=', 'active')
+        .limit(1)
+        .execute();
+      console.log(`Atrium is listening on ${config.baseUrl} (database ${describeDatabase(config.databaseUrl)})`);
+      recordServerAddress(config.dataDir, config.baseUrl);
+      if (owners.length === 0) {
+        console.log(
+          'No owner yet. Create the first one with:\n' +
+            '  npx atrium admin create-owner --handle <handle> --email <address>\n' +
+            `then sign in with that address at ${config.baseUrl}.`,
+        );
+      }
     });
 
   program

@@ -51,6 +51,8 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     childLoggerFactory: (logger, bindings, options) => requestLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
+    // Fastify logs two lines per request at info; ours is one, at a level by its outcome (below).
+    disableRequestLogging: true,
     bodyLimit: requestBodyLimit(ctx.config.resourceMaxBytes),
     trustProxy: ctx.config.trustProxy,
     // Fastify's default (100) answers longer path values with an undocumented
@@ -109,6 +111,15 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     const unstorable = checksOwnText(req) ? undefined : findUnstorableText(parsed);
     if (unstorable) return done(invalid('validation_failed', `${unstorable} must be UTF-8 text without NUL characters or unpaired surrogates`), undefined);
     done(null, parsed);
+  });
+
+  // One line per request, at debug when it was answered below 500: at the default level
+  // (info) a person at a terminal sees starts, sign-in mail, warnings and errors, not every
+  // poll (docs/configuration.md, "Logging"). Answers of 500 and more are warnings.
+  app.addHook('onResponse', (request, reply, done) => {
+    const level = reply.statusCode >= 500 ? 'warn' : 'debug';
+    if ((request.log as unknown as Logger).isLevelEnabled(level)) request.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
 
   // Path and query values reach the databases too; PostgreSQL cannot hold a NUL.

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { EventLog } from '../events/log.js';
+import { RepeatedFailure } from '../logger.js';
 import { feedKeys } from '../events/tail.js';
 import type { Database } from '../storage/database.js';
 import type { WebhookDispatch } from './dispatch.js';
@@ -125,8 +126,11 @@ export class WebhookWorker implements WebhookDispatch {
    */
   private readonly connections = new EgressPool();
   private readonly attemptDeps: AttemptDeps;
+  /** Each of the loop's failures logged once until it changes (RepeatedFailure). */
+  private readonly failures: Record<'attempt' | 'claim' | 'cycle' | 'due', RepeatedFailure>;
 
   constructor(private readonly ctx: WebhookWorkerDeps) {
+    this.failures = { attempt: new RepeatedFailure(ctx.log), claim: new RepeatedFailure(ctx.log), cycle: new RepeatedFailure(ctx.log), due: new RepeatedFailure(ctx.log) };
     this.issuer = ctx.config.baseUrl.replace(/\/+$/, '');
     this.attemptDeps = { ...ctx, connections: this.connections };
     ctx.metrics.gauge('atrium_webhook_queue_depth', 'Webhook deliveries pending (to send or to retry) on this host.', () => webhookQueueDepth(ctx.db));
@@ -248,7 +252,8 @@ export class WebhookWorker implements WebhookDispatch {
         this.finished.push(record);
         return this.record();
       })
-      .catch((err: unknown) => this.ctx.log.error({ err, delivery: delivery.id }, 'webhook attempt failed to run; its claim will lapse and it will be sent again'))
+      .then(() => this.failures.attempt.worked('webhook attempts run again'))
+      .catch((err: unknown) => this.failures.attempt.failed(err, { delivery: delivery.id }, 'webhook attempt failed to run; its claim will lapse and it will be sent again'))
       .finally(() => {
         this.sending.delete(sent);
         this.onTheWire.delete(delivery.id);
@@ -283,7 +288,10 @@ export class WebhookWorker implements WebhookDispatch {
       const gap = this.lastPass + MIN_PASS_GAP_MS - Date.now();
       if (gap > 0 && !this.kicked) {
         if (this.freed) {
-          await this.claimAndSend().catch((err: unknown) => this.ctx.log.error({ err }, 'webhook claim failed; retrying'));
+          await this.claimAndSend().then(
+            () => this.failures.claim.worked('webhook claims work again'),
+            (err: unknown) => this.failures.claim.failed(err, {}, 'webhook claim failed; retrying'),
+          );
           continue;
         }
         // Cut short by a kick, a stop, or freed slots (claimSoon): the loop then looks again.
@@ -297,9 +305,10 @@ export class WebhookWorker implements WebhookDispatch {
       const seen = this.ctx.events.tail.head;
       try {
         await this.cycle();
+        this.failures.cycle.worked('webhook delivery works again');
       } catch (err) {
         if (!this.running) break;
-        this.ctx.log.error({ err }, 'webhook delivery cycle failed; retrying');
+        this.failures.cycle.failed(err, {}, 'webhook delivery cycle failed; retrying');
       }
       if (!this.running || this.kicked || this.nudged || this.freed) continue;
       await this.sleep(seen, await this.nextDue());
@@ -337,8 +346,9 @@ export class WebhookWorker implements WebhookDispatch {
       if (owed !== undefined) due = Math.min(due, owed);
       if (typeof retry?.next === 'string') due = Math.min(due, Date.parse(retry.next));
       if (this.claimWorthAt !== undefined) due = Math.min(due, now + Math.max(0, this.claimWorthAt - performance.now()));
+      this.failures.due.worked('webhook worker reads its next due time again');
     } catch (err) {
-      this.ctx.log.error({ err }, 'webhook worker could not read its next due time');
+      this.failures.due.failed(err, {}, 'webhook worker could not read its next due time');
     }
     return due;
   }
