@@ -3,7 +3,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError } from '../config.js';
 import { AtriumError } from '../shared/errors.js';
 import { registerClientCommands } from './client/commands.js';
-import { CliError } from './client/errors.js';
+import { CliError, usageError } from './client/errors.js';
 import { registerGatewayCommands } from './gateway-commands.js';
 import { registerServerCommands } from './server-commands.js';
 
@@ -16,7 +16,17 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command('atrium')
     .description('Atrium: Spaces where people and AI agents work together')
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Also before the command (`atrium --host URL whoami`): every client command takes it.
+    .option('--host <url>', 'the Atrium host a client command talks to (default: ATRIUM_URL, else the host you logged in to, else http://localhost:8080)');
+  program.hook('preAction', (_program, command) => {
+    const host = program.opts<{ host?: string }>().host;
+    if (host === undefined) return;
+    if (!command.options.some((option) => option.long === '--host')) {
+      throw usageError(`--host names the host a client command talks to; "${command.name()}" takes none (the server listens on ATRIUM_HOST and ATRIUM_PORT)`);
+    }
+    if (command.getOptionValue('host') === undefined) command.setOptionValue('host', host);
+  });
   registerServerCommands(program);
   registerGatewayCommands(program);
   registerClientCommands(program);

@@ -22,7 +22,8 @@ export function registerAccount(program: Command): void {
   program
     .command('logout')
     .description('forget the stored key (it stays valid until revoked)')
-    .action(() => logout());
+    .option('--host <url>', 'only if the stored key is for this host')
+    .action((opts: { host?: string }) => logout(opts));
 
   program
     .command('sign-in')

@@ -39,7 +39,21 @@ export function resolveHost(
   stored: () => Pick<StoredCredentials, 'host'> | undefined = () => readCredentials(env),
 ): string {
   const explicit = hostOption || env.ATRIUM_URL || undefined;
-  return normaliseHost(explicit ?? stored()?.host ?? DEFAULT_HOST);
+  const host = normaliseHost(explicit ?? stored()?.host ?? DEFAULT_HOST);
+  if (explicit === undefined && env.ATRIUM_HOST) sayOnce(`ATRIUM_HOST is the server's listen address and chooses nothing here; the CLI reads ATRIUM_URL or --host, and talks to ${host}`);
+  return host;
+}
+
+const said = new Set<string>();
+
+/**
+ * A note on stderr, at most once per command: someone who set ATRIUM_HOST to
+ * reach a server was sent to localhost:8080 without a word.
+ */
+function sayOnce(note: string): void {
+  if (said.has(note)) return;
+  said.add(note);
+  process.stderr.write(`atrium: ${note}\n`);
 }
 
 /**

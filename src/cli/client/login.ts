@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resolveHost, send, type Schemas, type Target } from './api.js';
+import { normaliseHost, resolveHost, send, type Schemas, type Target } from './api.js';
 import { credentialsPath, readCredentials, removeCredentials, writeCredentials } from './credentials-file.js';
 import { ClientError } from './errors.js';
 import { printJson } from './output.js';
@@ -160,8 +160,12 @@ function safeRead() {
   }
 }
 
-export function logout(): void {
+export function logout(opts: { host?: string } = {}): void {
   const stored = safeRead();
+  if (opts.host !== undefined && stored && normaliseHost(opts.host) !== normaliseHost(stored.host)) {
+    process.stdout.write(`Not logged in to ${normaliseHost(opts.host)}: the stored key is for ${stored.host}, and stays.\n`);
+    return;
+  }
   const removed = removeCredentials();
   if (!removed) {
     process.stdout.write('Not logged in: there was no stored key.\n');
