@@ -28,7 +28,7 @@ const CALL_BODY =
 
 export const listExternalConnections = defineOperation({
   name: 'list_external_connections',
-  who: 'space_members',
+  who: 'admitted_members',
   method: 'GET',
   path: '/v0/spaces/{space}/external-connections',
   tag: TAG,
@@ -102,7 +102,7 @@ export const listCredentialApprovals = defineOperation({
 
 export const callExternal = defineOperation({
   name: 'call_external_service',
-  who: 'space_members',
+  who: 'admitted_members',
   method: 'POST',
   path: '/v0/spaces/{space}/credential-calls',
   tag: TAG,
@@ -132,7 +132,7 @@ export const callExternal = defineOperation({
 
 export const issueTicket = defineOperation({
   name: 'issue_credential_ticket',
-  who: 'space_members',
+  who: 'admitted_members',
   method: 'POST',
   path: '/v0/spaces/{space}/credential-tickets',
   tag: TAG,

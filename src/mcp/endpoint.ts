@@ -103,7 +103,9 @@ function refuseToolBeyondScope(body: unknown, member: MemberActor, toolset: Tool
   const message = body as { method?: unknown; params?: { name?: unknown } };
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return;
   const bound = toolset.byName.get(message.params.name);
-  if (bound) refuseWriteToReadGrant(bound.op, member.credential.grant, resourceUrl(ctx.config.baseUrl, 'mcp'));
+  // A tool no OAuth token may call is refused as a tool error (session_required), as REST refuses it: more scope would not help.
+  if (!bound || bound.op.createsCredential || !bound.op.auth.schemes.includes('member_key')) return;
+  refuseWriteToReadGrant(bound.op, member.credential.grant, resourceUrl(ctx.config.baseUrl, 'mcp'));
 }
 
 function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; id: null; error: { code: number; message: string } } {

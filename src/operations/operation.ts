@@ -37,6 +37,12 @@ export type Audience =
   | 'space_readers'
   /** Active members who may act in the Space (the Space action gate: admitted, any member of an open Space unless removed, its Owners/Hosts). */
   | 'space_members'
+  /**
+   * Active members admitted to the Space, and no one else: reaching a provider
+   * with the host's credential is a power of the Space's members, which an
+   * Owner/Host role does not stand in for.
+   */
+  | 'admitted_members'
   /** The Space's Owners and Hosts (assigned on the Space or host-wide), and the steward key; never an agent. */
   | 'space_stewards'
   /** Host-wide Owners and Hosts, and the steward key. */
@@ -45,7 +51,7 @@ export type Audience =
   | 'host_owners'
   /** Any active member, on what is their own (their profile, inbox, endpoints, subscriptions). */
   | 'members'
-  /** An active human, on their own account (credentials, grants, approving a sign-in elsewhere). */
+  /** An active human, never an agent: proposing a Space, their own account (credentials, grants, approving a sign-in elsewhere). */
   | 'humans'
   /** The agent's operator, Owners/Hosts and the steward key. */
   | 'operators';

@@ -50,7 +50,7 @@ export const listSpaces = defineOperation({
 
 export const proposeSpace = defineOperation({
   name: 'propose_space',
-  who: 'members',
+  who: 'humans',
   method: 'POST',
   path: '/v0/spaces',
   tag: TAG,
@@ -181,7 +181,7 @@ export const joinSpace = defineOperation({
 
 export const leaveSpace = defineOperation({
   name: 'leave_space',
-  who: 'space_members',
+  who: 'members',
   method: 'POST',
   path: '/v0/spaces/{slug}/leave',
   tag: TAG,

@@ -190,18 +190,20 @@ interface CollectionSpec {
   collectionErrors: ErrorStatus[];
   /** What the reference shows for a create. */
   createExamples?: { body: unknown; response: unknown };
-  /** Who may keep subscriptions in the collection, and what a Space-narrowed grant may read of it. */
+  /** Who may make a subscription in the collection, and what a Space-narrowed grant may read of it. */
   access: { who: Audience; beyondSpaces?: BeyondSpaces };
 }
 
 function collectionOperations(spec: CollectionSpec) {
   const item = `${spec.path}/{id}`;
-  const common = { tag: 'Webhooks' as const, auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] }, who: spec.access.who };
+  // Only a creation passes the collection's gate; a subscription is then its member's own.
+  const common = { tag: 'Webhooks' as const, auth: { anonymous: false, schemes: [...MEMBER_CREDENTIALS] }, who: 'members' as const };
   const reads = spec.access.beyondSpaces ? { beyondSpaces: spec.access.beyondSpaces } : {};
   const itemOf = (params: unknown) => (params as { id: string }).id;
   return [
     defineOperation({
       ...common,
+      who: spec.access.who,
       name: `create_${spec.noun}`,
       method: 'POST',
       path: spec.path,
