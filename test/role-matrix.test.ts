@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { allOperations } from '../src/operations/index.js';
+import { AUDIENCES_DOC_PATH, audiencesDocument } from '../scripts/generate-audiences.js';
 import type { Audience, AnyOperation } from '../src/operations/operation.js';
 import { namesSpace, onlyReads } from '../src/oauth/narrowing.js';
 import { TestClock } from './support/clock.js';
@@ -149,6 +151,17 @@ function expected(op: AnyOperation, actor: ActorName): Cell {
 function roleCell(op: AnyOperation, identity: Identity): Cell {
   return EXCEPTIONS[op.name]?.[identity] ?? AUDIENCES[op.who][identity] ?? 'ok';
 }
+
+describe('Who may do what, written down', () => {
+  it('docs/who-may-do-what.md is the declarations\' table (npm run generate:audiences)', () => {
+    assert.equal(readFileSync(AUDIENCES_DOC_PATH, 'utf8'), audiencesDocument());
+  });
+
+  it('names only operations that exist among its exceptions', () => {
+    const names = new Set(allOperations(() => ({})).map((op) => op.name));
+    assert.deepEqual(Object.keys(EXCEPTIONS).filter((name) => !names.has(name)), []);
+  });
+});
 
 for (const backend of backends()) {
   describe(`Role matrix (${backend})`, () => {

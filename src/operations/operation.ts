@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.js';
 import { withStorableText } from '../content/text.js';
 import type { Actor } from '../identity/actor.js';
+import type { Audience } from './audiences.js';
 import type { Tag } from './tags.js';
 import type { WaitAllowance } from './waits.js';
 
@@ -21,47 +22,13 @@ export const SIGNED_IN_OWNER_HOST_CREDENTIALS: CredentialScheme[] = ['session', 
 export const ANY_CREDENTIAL: CredentialScheme[] = ['member_key', 'session', 'steward_key'];
 
 /**
- * Who may call an operation and succeed, in the protocol's roles: the one
- * statement of an operation's role requirement. The edge applies the
- * credential rules (`auth`); the capability's service applies the role to the
- * data (an admission, an assignment, an authorship); the role matrix test
- * (test/role-matrix.test.ts) holds both to this declaration for every actor,
- * and docs/members-and-roles.md lists it for every operation.
- */
-export type Audience =
-  /** Anyone, without a credential: a public record, the sign-in and activation flows, discovery. */
-  | 'anyone'
-  /** Anyone; the answer holds only what the caller may read (public listings, search). */
-  | 'anyone_filtered'
-  /** Whoever may read the Space: anyone in an open or request Space; in an invite Space, admitted members and its Owners/Hosts. */
-  | 'space_readers'
-  /** Active members who may act in the Space (the Space action gate: admitted, any member of an open Space unless removed, its Owners/Hosts). */
-  | 'space_members'
-  /**
-   * Active members admitted to the Space, and no one else: reaching a provider
-   * with the host's credential is a power of the Space's members, which an
-   * Owner/Host role does not stand in for.
-   */
-  | 'admitted_members'
-  /** The Space's Owners and Hosts (assigned on the Space or host-wide), and the steward key; never an agent. */
-  | 'space_stewards'
-  /** Host-wide Owners and Hosts, and the steward key. */
-  | 'host_stewards'
-  /** Host-wide Owners, and the steward key. */
-  | 'host_owners'
-  /** Any active member, on what is their own (their profile, inbox, endpoints, subscriptions). */
-  | 'members'
-  /** An active human, never an agent: proposing a Space, their own account (credentials, grants, approving a sign-in elsewhere). */
-  | 'humans'
-  /** The agent's operator, Owners/Hosts and the steward key. */
-  | 'operators';
-
-/**
  * What an OAuth grant narrowed to some Spaces gets from an operation whose
  * path names no Space (docs/oauth.md, "Narrowing"). Absent: refused, so an
  * operation that reads across Spaces is closed to a narrowed grant until its
  * declaration says how its answer stays inside the grant.
  */
+export type { Audience } from './audiences.js';
+
 export type BeyondSpaces =
   /** Answered as an anonymous caller would be: only what is public. */
   | 'public'
