@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startSession } from '../src/identity/sessions.js';
-import { CliRunner, type CliResult } from './support/cli.js';
+import { CliProcess, CliRunner, type CliResult } from './support/cli.js';
 import { startGateway, startUpstream, type DestinationEntry, type TestGateway, type Upstream } from './support/gateway.js';
 import { outbox } from './support/mail.js';
 import { freePort, startServer, type TestServer } from './support/server.js';
@@ -266,4 +266,59 @@ describe('README, as printed (sqlite)', () => {
     proc.end();
     return proc.exited;
   }
+});
+
+/**
+ * "Keep it running", as printed: back up a host that serves from ./data, restore
+ * the archive into a fresh data directory and check it, each the README's own
+ * line run by a shell in the host's directory.
+ */
+describe('README, keep it running, as printed (sqlite)', () => {
+  let cwd: string;
+  let cli: CliRunner;
+  before(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'atrium-readme-keep-'));
+    cli = new CliRunner('http://127.0.0.1:1');
+  });
+  after(async () => {
+    await cli.cleanup();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  /** The section's inline commands that start with `npx atrium admin` (a variable or two may come first). */
+  const adminLines = () => [...section(README, '## Keep it running').matchAll(/`((?:\w+=\S+ )*npx atrium admin [^`]+)`/g)].map((m) => m[1]!);
+
+  const sh = (line: string, env: Record<string, string>) =>
+    new Promise<CliResult>((resolve, reject) => {
+      const child = spawn('sh', ['-c', line.replace(/\bnpx atrium\b/g, `"${process.execPath}" "${BIN}"`)], { cwd, env: cli.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.once('error', reject);
+      child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    });
+
+  it('backs up a serving host, restores into a fresh data directory and verifies it, line by line', async () => {
+    const lines = adminLines();
+    const verbs = lines.map((l) => / admin (\S+)/.exec(l)![1]);
+    assert.ok(verbs.indexOf('backup') >= 0 && verbs.indexOf('backup') < verbs.indexOf('restore') && verbs.lastIndexOf('verify') > verbs.indexOf('restore'), verbs.join(', '));
+    const env = { ATRIUM_PORT: String(await freePort()), ATRIUM_LOG_LEVEL: 'warn', ATRIUM_URL: '' };
+    // The host serves from ./data in the directory the lines run in.
+    const server = new CliProcess(['serve'], cli.env(env), cwd);
+    try {
+      await server.waitForStdout(/Atrium is listening/);
+      const owner = await sh('npx atrium admin create-owner --handle ada --email ada@example.org', env);
+      assert.equal(owner.code, 0, owner.stderr);
+      // In order, each as printed: the restore goes where the line says, and the verify lines check what it names.
+      for (const line of lines) {
+        const result = await sh(line, env);
+        assert.equal(result.code, 0, `${line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+        if (/ admin verify/.test(line)) assert.match(result.stdout, /^All checks passed\.$/m);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    assert.equal((await server.exited).code, 0);
+  });
 });
