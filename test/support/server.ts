@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import createClient, { type Client } from 'openapi-fetch';
 import pg from 'pg';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -12,6 +13,7 @@ import { createHuman } from '../../src/members/service.js';
 import { assignRole } from '../../src/roles/service.js';
 import type { Role } from '../../src/roles/tables.js';
 import type { Clock } from '../../src/shared/clock.js';
+import type { components, paths } from '../../src/client/openapi.js';
 import { ContractChecker } from './contract.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -42,6 +44,19 @@ export interface TestResponse<T = any> {
   headers: Headers;
 }
 
+/** The contract's schemas, by name: what a typed call's `data` is, for helpers that take one. */
+export type Schemas = components['schemas'];
+
+/** A human made by `server.human`: their handle and a session token. */
+export type Person = { handle: string; session: string };
+
+/**
+ * The typed client generated from the contract (openapi-fetch over
+ * src/client/openapi.ts): paths, parameters, bodies and answers are checked
+ * by the compiler, and every answer still by the contract checker at run time.
+ */
+export type ApiClient = Client<paths>;
+
 export interface TestServer {
   backend: Backend;
   url: string;
@@ -51,8 +66,15 @@ export interface TestServer {
   contract: ContractChecker;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** The typed client, calling without credentials. */
+  api: ApiClient;
+  /**
+   * The typed client calling as `token` (member key, session token or steward key):
+   * `const { data, response } = await server.as(token).GET('/v0/spaces/{slug}', { params: { path: { slug } } })`.
+   */
+  as(token: string, headers?: Record<string, string>): ApiClient;
   /** A human created directly in the database, with a session token; optionally Owner/Host. */
-  human(handle: string, opts?: { role?: Role; space?: string }): Promise<{ handle: string; session: string }>;
+  human(handle: string, opts?: { role?: Role; space?: string }): Promise<Person>;
   stop(): Promise<void>;
 }
 
@@ -137,6 +159,20 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     return { status: res.status, body: parsed, headers: res.headers };
   };
 
+  // Each typed answer is read once here, checked against the contract, and handed
+  // back whole: openapi-fetch then parses the copy as it would the original.
+  const checkedFetch = async (input: Request): Promise<Response> => {
+    const res = await fetch(input);
+    const text = await res.text();
+    const target = new URL(input.url);
+    contract.check(input.method, target.pathname + target.search, res.status, text === '' ? undefined : JSON.parse(text));
+    // 101, 204, 205 and 304 answers may not carry a body, not even an empty one.
+    return new Response(text === '' ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  const api = createClient<paths>({ baseUrl: url, fetch: checkedFetch });
+  const as = (token: string, headers: Record<string, string> = {}): ApiClient =>
+    createClient<paths>({ baseUrl: url, fetch: checkedFetch, headers: { ...headers, authorization: `Bearer ${token}` } });
+
   return {
     backend,
     url,
@@ -144,6 +180,8 @@ export async function startServer(backend: Backend, opts: StartOptions = {}): Pr
     database: { url: databaseUrl, ...(schema ? { schema } : {}) },
     contract,
     request,
+    api,
+    as,
     async human(handle, o = {}) {
       return app.ctx.db.transaction(async (tx) => {
         // What `atrium admin create-owner` does: the admin CLI acts, not a member.
