@@ -7,6 +7,7 @@ import { IDEMPOTENCY_KEY_HEADERS } from './idempotency.js';
 
 interface OpenApiOperation {
   operationId?: string;
+  'x-atrium-audience'?: string;
   requestBody?: { required?: boolean };
   responses?: Record<string, object>;
 }
@@ -194,6 +195,7 @@ export function routeSchema(op: AnyOperation): Record<string, unknown> {
 
 export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]): SwaggerOptions {
   const bodyRequired = new Map(operations.map((op) => [op.name, op.bodyRequired === true]));
+  const audiences = new Map(operations.map((op) => [op.name, op.who]));
   const answerExamples = new Map(operations.flatMap((op) => (op.examples?.response !== undefined ? [[op.name, { status: op.success.status, example: op.examples.response }]] : [])));
   return {
     // @fastify/swagger marks every request body required; ours are required only
@@ -210,6 +212,9 @@ export function openApiDocumentation(baseUrl: string, operations: AnyOperation[]
           if (operation.requestBody && operation.operationId !== undefined) {
             operation.requestBody.required = bodyRequired.get(operation.operationId) ?? false;
           }
+          // Who may call it and succeed (docs/who-may-do-what.md), for client authors and the tools they generate with.
+          const audience = operation.operationId !== undefined ? audiences.get(operation.operationId) : undefined;
+          if (audience !== undefined) operation['x-atrium-audience'] = audience;
           // Set here: an answer schema that is a reference keeps only its `$ref` in the route schema's conversion.
           const shown = operation.operationId !== undefined ? answerExamples.get(operation.operationId) : undefined;
           const answer = shown ? (operation.responses?.[shown.status] as { content?: Record<string, { example?: unknown }> } | undefined) : undefined;
