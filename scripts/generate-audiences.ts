@@ -52,7 +52,8 @@ data (an admission, an assignment, an authorship). The role matrix test calls ev
 operation as every kind of caller, over REST and MCP, and expects exactly what this page
 says: success, or one refusal code from docs/errors.md. Where an operation's rule is
 finer than its audience (only the author edits a message), the matrix names the
-exception and why.
+exception and why. The contract carries each operation's audience too, as
+\`x-atrium-audience\`.
 
 ## Audiences
 
