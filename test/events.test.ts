@@ -4,25 +4,8 @@ import { changeReviewPolicy } from '../src/spaces/service.js';
 import { TestClock } from './support/clock.js';
 import { assertError } from './support/errors.js';
 import { seedMemberKey, storedEvents } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
-
-type Person = { handle: string; session: string };
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-  created_ts: string;
-}
-
-interface Page {
-  events: FeedEvent[];
-  cursor: number;
-  protocol: string;
-}
+import { type ContractPage } from './support/events.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestServer } from './support/server.js';
 
 /** protocol: Events, Feeds. */
 for (const backend of backends()) {
@@ -55,8 +38,8 @@ for (const backend of backends()) {
     });
     after(() => server.stop());
 
-    const page = async (path: string, token?: string): Promise<Page> => {
-      const res = await server.request('GET', path, token ? { token } : {});
+    const page = async (path: string, token?: string): Promise<ContractPage> => {
+      const res = await server.request<ContractPage>('GET', path, token ? { token } : {});
       assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.protocol, 'atrium/0.1-draft');
       return res.body;
@@ -187,7 +170,7 @@ for (const backend of backends()) {
     it('serves the host-wide feed to the steward key and host-wide Owner/Hosts only', async () => {
       const stewardView = await page('/v0/events?limit=500', STEWARD_KEY);
       const types = new Set(stewardView.events.map((e) => e.type));
-      for (const type of ['member_registered', 'role_assigned', 'space_proposed', 'space_review_policy_changed']) {
+      for (const type of ['member_registered', 'role_assigned', 'space_proposed', 'space_review_policy_changed'] as const) {
         assert.ok(types.has(type), type);
       }
       const registered = stewardView.events.find((e) => e.type === 'member_registered' && e.payload.handle === 'alice')!;

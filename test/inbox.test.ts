@@ -1,27 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { lastCursor } from './support/events.js';
+import { lastCursor, type ContractPage } from './support/events.js';
 import { seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
-
-interface Page {
-  events: FeedEvent[];
-  cursor: number;
-  protocol: string;
-}
 
 /** protocol: Feeds (`GET /v0/me/inbox-events`). */
 for (const backend of backends()) {
@@ -55,22 +38,22 @@ for (const backend of backends()) {
     after(() => server.stop());
 
     const post = async (slug: string, body: string, token: string): Promise<number> => {
-      const res = await server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token, body: { body } });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body.id;
+      const { data, error, response } = await server.as(token).POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel: 'general' } }, body: { body } });
+      assert.equal(response.status, 201, JSON.stringify(error));
+      return data!.id;
     };
     const dm = async (slug: string, to: string, body: string, token: string): Promise<number> => {
-      const res = await server.request('POST', `/v0/spaces/${slug}/direct-messages`, { token, body: { to, body } });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body.id;
+      const { data, error, response } = await server.as(token).POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug } }, body: { to, body } });
+      assert.equal(response.status, 201, JSON.stringify(error));
+      return data!.id;
     };
-    const inbox = async (token: string, query = ''): Promise<Page> => {
-      const res = await server.request('GET', `/v0/me/inbox-events${query}`, { token });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.equal(res.body.protocol, 'atrium/0.1-draft');
-      return res.body;
+    const inbox = async (token: string, query: { since?: number; limit?: number } = {}): Promise<ContractPage> => {
+      const { data, error, response } = await server.as(token).GET('/v0/me/inbox-events', { params: { query } });
+      assert.equal(response.status, 200, JSON.stringify(error));
+      assert.equal(data?.protocol, 'atrium/0.1-draft');
+      return data!;
     };
-    const ids = (page: Page) => page.events.map((e) => e.payload.message_id);
+    const ids = (page: ContractPage) => page.events.map((e) => e.payload.message_id);
 
     it('holds only direct messages to the caller and mentions of the caller, oldest first', async () => {
       const since = await lastCursor(server);
@@ -83,7 +66,7 @@ for (const backend of backends()) {
       const inClub = await post('club', 'in the request Space @bob', alice.session);
       const inVault = await post('vault', 'in the invite Space @bob', alice.session);
 
-      const page = await inbox(bob.session, `?since=${since}`);
+      const page = await inbox(bob.session, { since });
       assert.deepEqual(ids(page), [mention, toBob, inClub, inVault]);
       assert.equal(page.cursor, page.events.at(-1)!.cursor);
       const cursors = page.events.map((e) => e.cursor);
@@ -99,11 +82,11 @@ for (const backend of backends()) {
 
       // Carol sees her mention only; alice sees the direct message bob sent her.
       assert.deepEqual(
-        (await inbox(carol.session, `?since=${since}`)).events.map((e) => e.payload.body),
+        (await inbox(carol.session, { since })).events.map((e) => e.payload.body),
         ['hey @carol'],
       );
       assert.deepEqual(
-        (await inbox(alice.session, `?since=${since}`)).events.map((e) => e.payload.body),
+        (await inbox(alice.session, { since })).events.map((e) => e.payload.body),
         ['bob writes to alice'],
       );
     });
@@ -122,22 +105,22 @@ for (const backend of backends()) {
         .where('space', '=', 'vault')
         .executeTakeFirstOrThrow();
       assert.ok(JSON.parse(vaultEvent.subjects).includes('member:mentioned:carol'), 'carol is mentioned in vault');
-      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request]);
+      assert.deepEqual(ids(await inbox(carol.session, { since })), [open, request]);
 
       // Admitted later: current access shows it; removed again: it disappears.
       assert.equal((await server.request('POST', '/v0/spaces/vault/invitations', { token: owner.session, body: { member: 'carol' } })).status, 201);
       assert.equal((await server.request('POST', '/v0/spaces/vault/join', { token: carol.session })).status, 200);
-      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request, hidden]);
+      assert.deepEqual(ids(await inbox(carol.session, { since })), [open, request, hidden]);
       assert.equal((await server.request('POST', '/v0/spaces/vault/members/carol/remove', { token: owner.session })).status, 200);
-      assert.deepEqual(ids(await inbox(carol.session, `?since=${since}`)), [open, request]);
+      assert.deepEqual(ids(await inbox(carol.session, { since })), [open, request]);
 
       // A Space-scoped Host reads that invite Space without admission, with their session or their own member key.
       const hugo = await server.human('hugo', { role: 'host', space: 'vault' });
       const forHugo = await post('vault', 'hello @hugo', alice.session);
       const outside = await post('plaza', 'and @hugo here', alice.session);
-      assert.deepEqual(ids(await inbox(hugo.session, `?since=${since}`)), [forHugo, outside]);
+      assert.deepEqual(ids(await inbox(hugo.session, { since })), [forHugo, outside]);
       const hugoKey = await seedMemberKey(server, 'hugo');
-      assert.deepEqual(ids(await inbox(hugoKey, `?since=${since}`)), [forHugo, outside]);
+      assert.deepEqual(ids(await inbox(hugoKey, { since })), [forHugo, outside]);
     });
 
     it("is always the caller's own inbox: an operator's key never reads its agent's", async () => {
@@ -147,27 +130,27 @@ for (const backend of backends()) {
       const forAgent = await post('plaza', 'ping @alice-bot', bob.session);
       const forAlice = await post('plaza', 'ping @alice', bob.session);
       const agentDm = await dm('plaza', 'alice-bot', 'direct to the agent', bob.session);
-      assert.deepEqual(ids(await inbox(agent.key, `?since=${since}`)), [forAgent, agentDm]);
-      assert.deepEqual(ids(await inbox(aliceKey, `?since=${since}`)), [forAlice]);
-      assert.deepEqual(ids(await inbox(alice.session, `?since=${since}`)), [forAlice]);
+      assert.deepEqual(ids(await inbox(agent.key, { since })), [forAgent, agentDm]);
+      assert.deepEqual(ids(await inbox(aliceKey, { since })), [forAlice]);
+      assert.deepEqual(ids(await inbox(alice.session, { since })), [forAlice]);
       // No parameter names another recipient.
       const other = await server.request('GET', `/v0/me/inbox-events?member=alice-bot`, { token: aliceKey });
       assert.equal(other.status, 422);
     });
 
     it('keeps `since` on an empty page and follows the feed cursor rules', async () => {
-      const head = await inbox(bob.session, '?limit=500');
-      const empty = await inbox(bob.session, `?since=${head.cursor}`);
+      const head = await inbox(bob.session, { limit: 500 });
+      const empty = await inbox(bob.session, { since: head.cursor });
       assert.deepEqual(empty.events, []);
       assert.equal(empty.cursor, head.cursor);
       // Events for others move the head but not bob's page.
       await post('plaza', 'only @carol', alice.session);
-      const still = await inbox(bob.session, `?since=${head.cursor}`);
+      const still = await inbox(bob.session, { since: head.cursor });
       assert.deepEqual(still.events, []);
       assert.equal(still.cursor, head.cursor);
-      const none = await inbox(bob.session, '?since=0&limit=1');
+      const none = await inbox(bob.session, { since: 0, limit: 1 });
       assert.equal(none.events.length, 1);
-      const rest = await inbox(bob.session, `?since=${none.cursor}&limit=500`);
+      const rest = await inbox(bob.session, { since: none.cursor, limit: 500 });
       assert.deepEqual([...none.events, ...rest.events].map((e) => e.cursor), head.events.map((e) => e.cursor));
 
       const beyond = await server.request('GET', '/v0/me/inbox-events?since=999999999', { token: bob.session });

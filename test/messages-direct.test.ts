@@ -1,27 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { hostEvents, lastCursor } from './support/events.js';
+import { hostEvents, lastCursor, type ContractEvent, type ContractPage } from './support/events.js';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
 
-type Person = { handle: string; session: string };
-
-interface Message {
-  id: number;
-  channel: string | null;
-  author: string;
-  body: string;
-  mentioned_members: string[];
-  direct_members?: string[];
-}
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  payload: Record<string, unknown>;
-}
+type Message = Schemas['Message'];
 
 /** protocol: Messages. Direct messages, readable by their two participants only. */
 for (const backend of backends()) {
@@ -55,22 +40,22 @@ for (const backend of backends()) {
     after(() => server.stop());
 
     const dm = (slug: string, body: unknown, token?: string) =>
-      server.request('POST', `/v0/spaces/${slug}/direct-messages`, { ...(token ? { token } : {}), body });
+      server.request<Message>('POST', `/v0/spaces/${slug}/direct-messages`, { ...(token ? { token } : {}), body });
     const conversation = (slug: string, handle: string, token?: string, query = '') =>
-      server.request('GET', `/v0/spaces/${slug}/direct-messages/${handle}${query}`, token ? { token } : {});
-    const spaceFeed = async (slug: string, token?: string, since = 0): Promise<{ events: FeedEvent[]; cursor: number }> => {
-      const res = await server.request('GET', `/v0/spaces/${slug}/events?since=${since}&limit=500`, token ? { token } : {});
-      assert.equal(res.status, 200);
-      return res.body;
+      server.request<Schemas['MessageList']>('GET', `/v0/spaces/${slug}/direct-messages/${handle}${query}`, token ? { token } : {});
+    const spaceFeed = async (slug: string, token?: string, since = 0): Promise<ContractPage> => {
+      const { data, response } = await (token ? server.as(token) : server.api).GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { since, limit: 500 } } });
+      assert.equal(response.status, 200);
+      return data!;
     };
-    const directIds = (events: FeedEvent[]) =>
+    const directIds = (events: ContractEvent[]) =>
       events.filter((e) => e.type === 'message_posted' && e.payload.direct_members !== undefined).map((e) => e.payload.message_id);
 
     it('sends a direct message (201) naming the recipient and both participants', async () => {
       const since = await lastCursor(server);
       const res = await dm('plaza', { to: 'alice', body: 'psst @carol, just between us' }, bob.session);
       assert.equal(res.status, 201);
-      const message = res.body as Message;
+      const message = res.body;
       assert.deepEqual(Object.keys(message).sort(), [
         'author',
         'body',

@@ -2,19 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor, type FeedEvent } from './support/events.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
 
-type Person = { handle: string; session: string };
-
-interface Message {
-  id: number;
-  body: string;
-  mentioned_members: string[];
-  version: number;
-  edited_ts: string | null;
-  created_ts: string;
-}
+type Message = Schemas['Message'];
 
 /** Edits (docs/messages.md, "Edits"). */
 for (const backend of backends()) {
@@ -37,9 +28,9 @@ for (const backend of backends()) {
     after(() => server.stop());
 
     const post = async (who: Person, body: string, slug = 'plaza'): Promise<Message> => {
-      const res = await server.request('POST', `/v0/spaces/${slug}/channels/general/messages`, { token: who.session, body: { body } });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body as Message;
+      const { data, error, response } = await server.as(who.session).POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel: 'general' } }, body: { body } });
+      assert.equal(response.status, 201, JSON.stringify(error));
+      return data!;
     };
     const edit = (who: Person | undefined, id: number, body: string, expected_version: number, slug = 'plaza') =>
       server.request('PATCH', `/v0/spaces/${slug}/messages/${id}`, { ...(who ? { token: who.session } : {}), body: { body, expected_version } });

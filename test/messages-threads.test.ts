@@ -3,21 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor, type FeedEvent } from './support/events.js';
 import { McpCaller } from './support/mcp.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, type TestServer } from './support/server.js';
+import { backends, startServer, type Person, type Schemas, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
 
-type Person = { handle: string; session: string };
-
-interface Message {
-  id: number;
-  channel: string | null;
-  author: string;
-  body: string;
-  thread_root: number | null;
-  reply_count?: number;
-  last_reply_ts?: string | null;
-  created_ts: string;
-}
+type Message = Schemas['Message'];
 
 /** Threads (docs/messages.md, "Threads"). */
 for (const backend of backends()) {
@@ -40,17 +29,17 @@ for (const backend of backends()) {
     after(() => server.stop());
 
     const post = async (who: Person, body: string, thread_root?: number, channel = 'general'): Promise<Message> => {
-      const res = await server.request('POST', `/v0/spaces/plaza/channels/${channel}/messages`, {
-        token: who.session,
+      const { data, error, response } = await server.as(who.session).POST('/v0/spaces/{slug}/channels/{channel}/messages', {
+        params: { path: { slug: 'plaza', channel } },
         body: { body, ...(thread_root === undefined ? {} : { thread_root }) },
       });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      return res.body as Message;
+      assert.equal(response.status, 201, JSON.stringify(error));
+      return data!;
     };
     const list = async (query = '', channel = 'general'): Promise<Message[]> => {
-      const res = await server.request('GET', `/v0/spaces/plaza/channels/${channel}/messages${query}`);
+      const res = await server.request<Schemas['MessageList']>('GET', `/v0/spaces/plaza/channels/${channel}/messages${query}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      return res.body.messages as Message[];
+      return res.body.messages;
     };
     const inbox = async (who: Person, since: number): Promise<FeedEvent[]> => {
       const res = await server.request('GET', `/v0/me/inbox-events?since=${since}`, { token: who.session });

@@ -6,18 +6,9 @@ import { assertError } from './support/errors.js';
 import { McpCaller } from './support/mcp.js';
 import { seedMemberKey, storedEvents } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
 
-interface Person {
-  handle: string;
-  session: string;
-}
-interface ReadMark {
-  channel: string | null;
-  with: string | null;
-  message_id: number;
-  updated_ts: string;
-}
+type ReadMark = Schemas['ReadMark'];
 
 // Read marks per conversation (docs/messages.md, "Read marks").
 for (const backend of backends()) {
@@ -28,21 +19,21 @@ for (const backend of backends()) {
     let cli: CliRunner;
 
     const post = async (token: string, channel: string, body: string, slug = 'plaza'): Promise<number> => {
-      const res = await server.request('POST', `/v0/spaces/${slug}/channels/${channel}/messages`, { token, body: { body } });
-      assert.equal(res.status, 201);
-      return res.body.id as number;
+      const { data, response } = await server.as(token).POST('/v0/spaces/{slug}/channels/{channel}/messages', { params: { path: { slug, channel } }, body: { body } });
+      assert.equal(response.status, 201);
+      return data!.id;
     };
     const dm = async (token: string, to: string, body: string): Promise<number> => {
-      const res = await server.request('POST', '/v0/spaces/plaza/direct-messages', { token, body: { to, body } });
-      assert.equal(res.status, 201);
-      return res.body.id as number;
+      const { data, response } = await server.as(token).POST('/v0/spaces/{slug}/direct-messages', { params: { path: { slug: 'plaza' } }, body: { to, body } });
+      assert.equal(response.status, 201);
+      return data!.id;
     };
     const mark = (token: string | undefined, body: Record<string, unknown>, slug = 'plaza') =>
       server.request('POST', `/v0/spaces/${slug}/read-marks`, { ...(token ? { token } : {}), body });
     const marks = async (token: string, slug = 'plaza'): Promise<ReadMark[]> => {
-      const res = await server.request('GET', `/v0/spaces/${slug}/read-marks`, { token });
-      assert.equal(res.status, 200);
-      return res.body.read_marks as ReadMark[];
+      const { data, response } = await server.as(token).GET('/v0/spaces/{slug}/read-marks', { params: { path: { slug } } });
+      assert.equal(response.status, 200);
+      return data!.read_marks;
     };
     const unread = async (token: string | undefined, slug = 'plaza'): Promise<Record<string, number | undefined>> => {
       const res = await server.request('GET', `/v0/spaces/${slug}/channels`, token ? { token } : {});

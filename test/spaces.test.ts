@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rowCounts, seedAgent, seedMemberKey, setMemberStatus } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestResponse, type TestServer } from './support/server.js';
+import { type ContractEvent } from './support/events.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestResponse, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
 import type { ErrorCode } from '../src/shared/error-catalogue.js';
 
-type Person = { handle: string; session: string };
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
+/** A Space's feed as the steward key reads it. */
+async function stewardFeed(server: TestServer, slug: string, query: { limit?: number } = {}): Promise<ContractEvent[]> {
+  const { data, response } = await server.as(STEWARD_KEY).GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query } });
+  assert.equal(response.status, 200);
+  return data!.events;
 }
 
 for (const backend of backends()) {
@@ -32,11 +29,7 @@ for (const backend of backends()) {
     const propose = (slug: string, extra: Record<string, unknown> = {}, token = alice.session) =>
       server.request('POST', '/v0/spaces', { token, body: { slug, name: `Space ${slug}`, ...extra } });
 
-    const feed = async (slug: string): Promise<FeedEvent[]> => {
-      const page = await server.request('GET', `/v0/spaces/${slug}/events?limit=500`, { token: STEWARD_KEY });
-      assert.equal(page.status, 200);
-      return page.body.events;
-    };
+    const feed = (slug: string) => stewardFeed(server, slug, { limit: 500 });
 
     /** Runs `fn`, asserts it answered the error `code` with a `{detail}` body, and that no row was written. */
     const refusedWithoutWrites = async (code: ErrorCode, fn: () => Promise<TestResponse>, label = ''): Promise<TestResponse> => {
@@ -247,8 +240,7 @@ for (const backend of backends()) {
         ...(token ? { token } : {}),
         ...(body !== undefined ? { body } : verb === 'archive' ? { body: {} } : {}),
       });
-    const feed = async (slug: string): Promise<FeedEvent[]> =>
-      (await server.request('GET', `/v0/spaces/${slug}/events`, { token: STEWARD_KEY })).body.events;
+    const feed = (slug: string) => stewardFeed(server, slug);
 
     it('refuses approve, archive and restore to everyone but a host-wide Owner/Host or the steward key', async () => {
       const agent = await seedAgent(server, 'helper-bot', owner.handle, 'active');
@@ -379,10 +371,7 @@ for (const backend of backends()) {
 
     const change = (token: string | undefined, body: unknown, slug = 'policy') =>
       server.request('POST', `/v0/spaces/${slug}/review-policy`, { ...(token ? { token } : {}), body });
-    const policyEvents = async (): Promise<FeedEvent[]> =>
-      (await server.request('GET', '/v0/spaces/policy/events', { token: STEWARD_KEY })).body.events.filter(
-        (e: FeedEvent) => e.type === 'space_review_policy_changed',
-      );
+    const policyEvents = async () => (await stewardFeed(server, 'policy')).filter((e) => e.type === 'space_review_policy_changed');
 
     it('refuses anyone but an Owner/Host session of the Space or the steward key: API keys too', async () => {
       const body = { review_policy: 'distinct_member', reason: 'two people suffice' };

@@ -25,3 +25,6 @@ export async function lastCursor(server: TestServer): Promise<number> {
  * payload field readable: tests compare the payloads of several types at once.
  */
 export type ContractEvent = Schemas['Event'] & { payload: Record<string, unknown> };
+
+/** A feed page as the contract declares it (`FeedPage`), its events' payload fields readable. */
+export type ContractPage = Omit<Schemas['FeedPage'], 'events'> & { events: ContractEvent[] };
