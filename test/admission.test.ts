@@ -2,17 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { type ContractEvent } from './support/events.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
-
-interface FeedEvent {
-  type: string;
-  actor: string | null;
-  subjects: string[];
-  payload: Record<string, unknown>;
-}
 
 /** protocol: Space admission (`open`, `request`, `invite`). */
 for (const backend of backends()) {
@@ -45,8 +37,11 @@ for (const backend of backends()) {
 
     const post = (path: string, token?: string, body?: unknown) =>
       server.request('POST', path, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}) });
-    const events = async (slug: string): Promise<FeedEvent[]> =>
-      (await server.request('GET', `/v0/spaces/${slug}/events?limit=500`, { token: STEWARD_KEY })).body.events;
+    const events = async (slug: string): Promise<ContractEvent[]> => {
+      const { data, response } = await server.as(STEWARD_KEY).GET('/v0/spaces/{slug}/events', { params: { path: { slug }, query: { limit: 500 } } });
+      assert.equal(response.status, 200);
+      return data!.events;
+    };
     const eventsAfter = async (slug: string, count: number) => (await events(slug)).slice(count);
     const members = async (slug: string, token?: string) =>
       server.request('GET', `/v0/spaces/${slug}/members`, token ? { token } : {});
@@ -297,7 +292,7 @@ for (const backend of backends()) {
       assert.equal((await post('/v0/spaces/vault/join', gina.session)).status, 200);
       const admitted = await feed(gina.session);
       assert.equal(admitted.status, 200);
-      assert.ok(admitted.body.events.some((e: FeedEvent) => e.type === 'space_member_admitted' && e.payload.member === 'gina'));
+      assert.ok(admitted.body.events.some((e: ContractEvent) => e.type === 'space_member_admitted' && e.payload.member === 'gina'));
       assert.equal((await feed(ginaKey)).status, 200);
       // Owner/Host and the steward key read without admission.
       assert.equal((await feed(host.session)).status, 200);

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backends, startServer, type TestServer } from './support/server.js';
-
-type Person = { handle: string; session: string };
-type Page = { events: Array<{ cursor: number; type: string; payload: Record<string, unknown> }>; cursor: number; protocol?: string };
+import { type ContractPage } from './support/events.js';
+import { backends, startServer, type Person, type TestServer } from './support/server.js';
 
 /**
  * Conditional feed reads and kept pages (docs/events.md, "Kept pages"): every
@@ -59,12 +57,12 @@ for (const backend of backends()) {
       const changed = await get('/v0/spaces/pages/events?since=0&limit=500', { etag });
       assert.equal(changed.status, 200);
       assert.notEqual(changed.headers.get('etag'), etag);
-      assert.equal((changed.body as Page).events.at(-1)!.payload.body, 'a new line');
+      assert.equal((changed.body as ContractPage).events.at(-1)!.payload.body, 'a new line');
       assert.deepEqual(changed.body.events.slice(0, -1), first.body.events);
     });
 
     it('revalidates an empty tail poll: 304 while nothing new, the page with the new event after one commits', async () => {
-      const head = (await get('/v0/spaces/pages/events?since=0&limit=500')).body as Page;
+      const head = (await get('/v0/spaces/pages/events?since=0&limit=500')).body as ContractPage;
       const tail = `/v0/spaces/pages/events?since=${head.cursor}&limit=100`;
       const empty = await get(tail);
       assert.equal(empty.status, 200);
@@ -78,7 +76,7 @@ for (const backend of backends()) {
       assert.equal((await post(ben, 'ends the quiet')).status, 201);
       const news = await get(tail, { etag });
       assert.equal(news.status, 200);
-      assert.equal((news.body as Page).events[0]!.payload.body, 'ends the quiet');
+      assert.equal((news.body as ContractPage).events[0]!.payload.body, 'ends the quiet');
       assert.notEqual(news.headers.get('etag'), etag);
     });
 
@@ -96,7 +94,7 @@ for (const backend of backends()) {
       const dm = await server.request('POST', '/v0/spaces/pages/direct-messages', { token: ann.session, body: { to: 'page-ben', body: 'just for ben' } });
       assert.equal(dm.status, 201, JSON.stringify(dm.body));
       const path = '/v0/spaces/pages/events?since=0&limit=500';
-      const sees = (page: Page) => page.events.some((e) => e.payload.body === 'just for ben');
+      const sees = (page: ContractPage) => page.events.some((e) => e.payload.body === 'just for ben');
       // Each reader twice: the second read may come from what this node kept.
       for (let round = 0; round < 2; round++) {
         assert.equal(sees((await get(path, { token: ben.session })).body), true, 'ben, the recipient');
@@ -117,7 +115,7 @@ for (const backend of backends()) {
       const page = await get('/v0/spaces/later-pages/events');
       assert.equal(page.status, 200);
       assert.deepEqual(
-        (page.body as Page).events.map((e) => e.type),
+        (page.body as ContractPage).events.map((e) => e.type),
         ['space_proposed'],
       );
     });
@@ -140,14 +138,14 @@ for (const backend of backends()) {
       assert.equal(ping.status, 201);
       const inbox = await get('/v0/me/inbox-events?since=0', { token: ben.session });
       assert.equal(inbox.status, 200);
-      assert.ok((inbox.body as Page).events.some((e) => e.payload.body === 'ping @page-ben'));
+      assert.ok((inbox.body as ContractPage).events.some((e) => e.payload.body === 'ping @page-ben'));
       const etag = inbox.headers.get('etag')!;
       assert.equal((await get('/v0/me/inbox-events?since=0', { token: ben.session, etag })).status, 304);
       // Removed from the invite Space: its mentions are hidden at once, so the tag ben holds is no longer current.
       assert.equal((await server.request('POST', '/v0/spaces/closed-pages/members/page-ben/remove', { token: owner.session })).status, 200);
       const later = await get('/v0/me/inbox-events?since=0', { token: ben.session, etag });
       assert.equal(later.status, 200);
-      assert.equal((later.body as Page).events.some((e) => e.payload.body === 'ping @page-ben'), false);
+      assert.equal((later.body as ContractPage).events.some((e) => e.payload.body === 'ping @page-ben'), false);
     });
 
     it('answers the newest events with `newest`, and a cursor to follow on from, without reading the feed from its start', async () => {
@@ -155,10 +153,10 @@ for (const backend of backends()) {
       // A direct message between two others is in the Space feed only for its audience.
       assert.equal((await server.request('POST', '/v0/spaces/pages/direct-messages', { token: ann.session, body: { to: 'page-ben', body: 'newest private' } })).status, 201);
 
-      const all = (await get('/v0/spaces/pages/events?since=0&limit=500', { token: owner.session })).body as Page;
+      const all = (await get('/v0/spaces/pages/events?since=0&limit=500', { token: owner.session })).body as ContractPage;
       const newest = await get('/v0/spaces/pages/events?newest=2', { token: owner.session });
       assert.equal(newest.status, 200);
-      const page = newest.body as Page;
+      const page = newest.body as ContractPage;
       // The owner is not in the direct message's audience: the two newest they may read, oldest first.
       assert.deepEqual(
         page.events.map((e) => e.payload.body),
@@ -166,24 +164,24 @@ for (const backend of backends()) {
       );
       assert.deepEqual(page.events, all.events.slice(-2));
       // The cursor is the newest on the host, past the hidden direct message: nothing below it is unread.
-      const head = Math.max(...((await get('/v0/spaces/pages/events?since=0&limit=500', { token: ben.session })).body as Page).events.map((e) => e.cursor));
+      const head = Math.max(...((await get('/v0/spaces/pages/events?since=0&limit=500', { token: ben.session })).body as ContractPage).events.map((e) => e.cursor));
       assert.equal(page.cursor, head);
       assert.ok(page.cursor > page.events[1]!.cursor);
 
       // Further back, page by page: the newest before the oldest event held, the cursor unchanged.
-      const back = (await get(`/v0/spaces/pages/events?newest=2&before=${page.events[0]!.cursor}`, { token: owner.session })).body as Page;
+      const back = (await get(`/v0/spaces/pages/events?newest=2&before=${page.events[0]!.cursor}`, { token: owner.session })).body as ContractPage;
       assert.deepEqual(back.events, all.events.slice(-4, -2));
       assert.equal(back.cursor, head);
-      const start = (await get(`/v0/spaces/pages/events?newest=500&before=${all.events[1]!.cursor}`, { token: owner.session })).body as Page;
+      const start = (await get(`/v0/spaces/pages/events?newest=500&before=${all.events[1]!.cursor}`, { token: owner.session })).body as ContractPage;
       assert.deepEqual(start.events, all.events.slice(0, 1));
       // Before a cursor beyond the head is as of the head: nothing numbered meanwhile slips in.
-      const beyond = (await get(`/v0/spaces/pages/events?newest=2&before=${head + 1000}`, { token: owner.session })).body as Page;
+      const beyond = (await get(`/v0/spaces/pages/events?newest=2&before=${head + 1000}`, { token: owner.session })).body as ContractPage;
       assert.deepEqual(beyond.events, page.events);
 
       // Following on from it yields exactly what comes next.
-      assert.deepEqual(((await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as Page).events, []);
+      assert.deepEqual(((await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as ContractPage).events, []);
       assert.equal((await post(ben, 'newest four')).status, 201);
-      const next = (await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as Page;
+      const next = (await get(`/v0/spaces/pages/events?since=${page.cursor}`, { token: owner.session })).body as ContractPage;
       assert.deepEqual(
         next.events.map((e) => e.payload.body),
         ['newest four'],
@@ -191,16 +189,16 @@ for (const backend of backends()) {
 
       // The audience sees its direct message among the newest; the inbox reads its newest the same way.
       assert.deepEqual(
-        ((await get('/v0/spaces/pages/events?newest=2', { token: ben.session })).body as Page).events.map((e) => e.payload.body),
+        ((await get('/v0/spaces/pages/events?newest=2', { token: ben.session })).body as ContractPage).events.map((e) => e.payload.body),
         ['newest private', 'newest four'],
       );
-      const inbox = (await get('/v0/me/inbox-events?newest=1', { token: ben.session })).body as Page;
+      const inbox = (await get('/v0/me/inbox-events?newest=1', { token: ben.session })).body as ContractPage;
       assert.deepEqual(
         inbox.events.map((e) => e.payload.body),
         ['newest private'],
       );
-      const olderInbox = (await get(`/v0/me/inbox-events?newest=500&before=${inbox.events[0]!.cursor}`, { token: ben.session })).body as Page;
-      const wholeInbox = (await get('/v0/me/inbox-events?since=0&limit=500', { token: ben.session })).body as Page;
+      const olderInbox = (await get(`/v0/me/inbox-events?newest=500&before=${inbox.events[0]!.cursor}`, { token: ben.session })).body as ContractPage;
+      const wholeInbox = (await get('/v0/me/inbox-events?since=0&limit=500', { token: ben.session })).body as ContractPage;
       assert.deepEqual(olderInbox.events, wholeInbox.events.filter((e) => e.cursor < inbox.events[0]!.cursor));
       assert.ok(olderInbox.events.length > 0);
 

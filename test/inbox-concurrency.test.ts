@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
-
-type Person = { handle: string; session: string };
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  payload: { message_id?: number; direct_members?: string[] };
-}
+import { type ContractEvent } from './support/events.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestServer } from './support/server.js';
 
 const MEMBERS = 8;
 const POSTS_EACH = 25;
@@ -56,13 +49,13 @@ for (const backend of backends()) {
       };
 
       let writing = true;
-      const tail = async (path: string, token?: string): Promise<FeedEvent[]> => {
-        const seen: FeedEvent[] = [];
+      const tail = async (path: string, token?: string): Promise<ContractEvent[]> => {
+        const seen: ContractEvent[] = [];
         let cursor = 0;
         const page = async () => {
           const res = await server.request('GET', `${path}?since=${cursor}&limit=7`, token ? { token } : {});
           assert.equal(res.status, 200, JSON.stringify(res.body));
-          const events = res.body.events as FeedEvent[];
+          const events = res.body.events as ContractEvent[];
           for (const e of events) {
             assert.ok(e.cursor > (seen.at(-1)?.cursor ?? cursor), `${path}: cursor ${e.cursor} after ${seen.at(-1)?.cursor ?? cursor}`);
             seen.push(e);
@@ -85,7 +78,7 @@ for (const backend of backends()) {
       const [inboxes, publicFeed, participantFeed] = [await Promise.all(inboxReaders), await publicReader, await participantReader];
 
       assert.equal(posted.length, MEMBERS * POSTS_EACH);
-      const messageIds = (events: FeedEvent[]) => events.filter((e) => e.type === 'message_posted').map((e) => e.payload.message_id!);
+      const messageIds = (events: ContractEvent[]) => events.flatMap((e) => (e.type === 'message_posted' ? [e.payload.message_id] : []));
       const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
       for (let i = 0; i < MEMBERS; i++) {

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
-
-type Person = { handle: string; session: string };
-type Page = { events: Array<{ cursor: number; type: string; payload: Record<string, unknown> }>; cursor: number };
+import { type ContractPage } from './support/events.js';
+import { backends, startServer, STEWARD_KEY, type Person, type TestServer } from './support/server.js';
 
 /**
  * Long polls (`wait`) on the Space feed, the inbox and the host-wide feed
@@ -52,7 +50,7 @@ for (const backend of backends()) {
       const since = await head(second, '/v0/spaces/porch/events');
       const poll = second.request('GET', `/v0/spaces/porch/events?since=${since}&wait=30`);
       assert.equal((await post(bob, 'the kettle is on')).status, 201);
-      const page: Page = (await poll).body;
+      const page: ContractPage = (await poll).body;
       assert.equal(page.events.length, 1);
       assert.equal(page.events[0]!.payload.body, 'the kettle is on');
       assert.equal(page.cursor, page.events[0]!.cursor);
@@ -65,7 +63,7 @@ for (const backend of backends()) {
       const dm = await first.request('POST', '/v0/spaces/porch/direct-messages', { token: bob.session, body: { to: 'carol', body: 'just us' } });
       assert.equal(dm.status, 201);
       assert.equal((await post(carol, 'for everyone')).status, 201);
-      const page: Page = (await poll).body;
+      const page: ContractPage = (await poll).body;
       assert.deepEqual(
         page.events.map((e) => e.payload.body),
         ['for everyone'],
@@ -77,7 +75,7 @@ for (const backend of backends()) {
       const poll = second.request('GET', `/v0/me/inbox-events?since=${since}&wait=30`, { token: carol.session });
       assert.equal((await post(alice, 'a note for @bob')).status, 201);
       assert.equal((await post(alice, 'and one for @carol')).status, 201);
-      const page: Page = (await poll).body;
+      const page: ContractPage = (await poll).body;
       assert.deepEqual(
         page.events.map((e) => e.payload.body),
         ['and one for @carol'],
@@ -88,7 +86,7 @@ for (const backend of backends()) {
       const since = await head(second, '/v0/events', STEWARD_KEY);
       const poll = second.request('GET', `/v0/events?since=${since}&wait=30`, { token: STEWARD_KEY });
       assert.equal((await first.request('POST', '/v0/agents', { body: { handle: 'helper-bot', operator: 'bob' } })).status, 201);
-      const page: Page = (await poll).body;
+      const page: ContractPage = (await poll).body;
       assert.deepEqual(
         page.events.map((e) => e.type),
         ['member_registered'],

@@ -3,23 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { rowCounts, seedAgent } from './support/seed.js';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
 
-type Person = { handle: string; session: string };
-
-interface Message {
-  id: number;
-  space: string;
-  channel: string | null;
-  task: number | null;
-  author: string;
-  body: string;
-  mentioned_members: string[];
-  direct_members?: string[];
-  created_ts: string;
-  reactions: unknown[];
-}
+type Message = Schemas['Message'];
 
 /** protocol: Messages, Event types (`message_posted`). */
 for (const backend of backends()) {
@@ -49,9 +36,9 @@ for (const backend of backends()) {
     after(() => server.stop());
 
     const post = (slug: string, channel: string, body: unknown, token?: string) =>
-      server.request('POST', `/v0/spaces/${slug}/channels/${channel}/messages`, { ...(token ? { token } : {}), body });
+      server.request<Message>('POST', `/v0/spaces/${slug}/channels/${channel}/messages`, { ...(token ? { token } : {}), body });
     const list = (slug: string, channel: string, query = '', token?: string) =>
-      server.request('GET', `/v0/spaces/${slug}/channels/${channel}/messages${query}`, token ? { token } : {});
+      server.request<Schemas['MessageList']>('GET', `/v0/spaces/${slug}/channels/${channel}/messages${query}`, token ? { token } : {});
     const messageCount = async () =>
       Number(
         (await server.app.ctx.db.kysely.selectFrom('messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
@@ -165,7 +152,7 @@ for (const backend of backends()) {
       assert.equal(res.status, 201);
       assert.equal(res.body.body, body);
       const page = await list('plaza', 'general', '?limit=1');
-      assert.equal(page.body.messages[0].body, body);
+      assert.equal(page.body.messages[0]?.body, body);
     });
 
     it('declares every member-written field untrusted in the contract (core rule 4)', async () => {
@@ -205,8 +192,8 @@ for (const backend of backends()) {
       assert.deepEqual(res.body.mentioned_members, []);
       await server.human('newcomer');
       const page = await list('plaza', 'general', `?before=${res.body.id + 1}&limit=1`);
-      assert.equal(page.body.messages[0].id, res.body.id);
-      assert.deepEqual(page.body.messages[0].mentioned_members, []);
+      assert.equal(page.body.messages[0]?.id, res.body.id);
+      assert.deepEqual(page.body.messages[0]?.mentioned_members, []);
     });
 
     it('accepts 1 and 20000 characters; refuses empty, blank, longer, malformed or extended bodies with 422, writing nothing', async () => {
@@ -281,12 +268,12 @@ for (const backend of backends()) {
         first.body.messages.map((m: Message) => m.body),
         ['message 6', 'message 5', 'message 4'],
       );
-      const second = await list('plaza', 'paging', `?limit=3&before=${first.body.messages[2].id}`);
+      const second = await list('plaza', 'paging', `?limit=3&before=${first.body.messages[2]!.id}`);
       assert.deepEqual(
         second.body.messages.map((m: Message) => m.body),
         ['message 3', 'message 2', 'message 1'],
       );
-      const last = await list('plaza', 'paging', `?limit=3&before=${second.body.messages[2].id}`);
+      const last = await list('plaza', 'paging', `?limit=3&before=${second.body.messages[2]!.id}`);
       assert.deepEqual(
         last.body.messages.map((m: Message) => m.body),
         ['message 0'],
