@@ -10,6 +10,7 @@ import { createHuman } from '../src/members/service.js';
 import { changeReviewPolicy } from '../src/spaces/service.js';
 import type { DatabaseSchema } from '../src/storage/schema.js';
 import { storedEvents } from './support/seed.js';
+import { type ContractEvent } from './support/events.js';
 import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 /**
@@ -17,13 +18,6 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
  * lower than one already handed out to a reader."
  * docs/events.md explains the design these tests hold to.
  */
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  payload: Record<string, unknown>;
-}
 
 /** A promise with its resolver and a settled flag, for ordering without sleeps. */
 function gate<T = void>() {
@@ -128,13 +122,13 @@ for (const backend of backends()) {
 
       /** Tails a feed resuming only from returned cursors until, after the writers finished, a page is empty. */
       const tail = async (path: string, token: string | undefined, limit: number) => {
-        const seen: FeedEvent[] = [];
+        const seen: ContractEvent[] = [];
         let since = 0;
         for (;;) {
           const finishedBefore = writersDone;
           const res = await server.request('GET', `${path}?since=${since}&limit=${limit}`, token ? { token } : {});
           assert.equal(res.status, 200, JSON.stringify(res.body));
-          const events: FeedEvent[] = res.body.events;
+          const events: ContractEvent[] = res.body.events;
           for (const event of events) {
             assert.ok(event.cursor > since, `cursor ${event.cursor} after ${since}`);
             since = event.cursor;
@@ -195,7 +189,7 @@ for (const backend of backends()) {
     const hostFeed = async (since: number): Promise<number[]> => {
       const res = await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY });
       assert.equal(res.status, 200);
-      return res.body.events.map((e: FeedEvent) => e.cursor);
+      return res.body.events.map((e: ContractEvent) => e.cursor);
     };
 
     if (backend === 'postgres') {
@@ -274,7 +268,7 @@ for (const backend of backends()) {
           assert.equal(after.length, 2);
           assert.ok(after[0]! > t2Cursor!);
           const payloads = (await server.request('GET', `/v0/events?since=${since}`, { token: STEWARD_KEY })).body.events.map(
-            (e: FeedEvent) => e.payload.handle,
+            (e: ContractEvent) => e.payload.handle,
           );
           assert.deepEqual(payloads, ['txn-2', 'txn-1', 'txn-3']);
         } finally {

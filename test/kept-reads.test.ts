@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashSecret } from '../src/shared/secrets.js';
 import { seedMemberKey } from './support/seed.js';
+import { type ContractPage } from './support/events.js';
 import { STEWARD_KEY, backends, startServer, type TestServer } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-interface Page {
-  events: Array<{ cursor: number; type: string; payload: { body?: string; message_id?: number } }>;
-  cursor: number;
-}
 
 /**
  * What a node keeps of its reads (docs/resources.md, "Kept documents";
@@ -47,7 +43,7 @@ for (const backend of backends()) {
     const followed = async (server: TestServer, cursor: number): Promise<void> => {
       const page = await server.request('GET', `/v0/events?since=${cursor - 1}&limit=1&wait=30`, { token: STEWARD_KEY });
       assert.equal(page.status, 200);
-      assert.ok((page.body as Page).events.length === 1, `node followed the log to ${cursor}`);
+      assert.ok((page.body as ContractPage).events.length === 1, `node followed the log to ${cursor}`);
     };
     const headOf = async (slug: string): Promise<number> =>
       (await first.request('GET', `/v0/spaces/${slug}/events?newest=1`, { token: owner.session })).body.cursor as number;
@@ -131,7 +127,7 @@ for (const backend of backends()) {
         const bodies = async (token: string, server = second): Promise<string[]> => {
           const page = await server.request('GET', '/v0/me/inbox-events?since=0', { token });
           assert.equal(page.status, 200);
-          return (page.body as Page).events.map((e) => e.payload.body ?? '');
+          return (page.body as ContractPage).events.map((e) => (e.type === 'message_posted' ? (e.payload.body ?? '') : ''));
         };
         for (const token of [ben.session, key]) assert.deepEqual(await bodies(token), ['closed ping @keep-ben', 'open ping @keep-ben']);
 

@@ -7,17 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { newId } from '../src/shared/ids.js';
 import { signatureHeader } from '../src/webhooks/signing-keys.js';
 import { assertRefusal, CliRunner, type CliProcess, type CliResult } from './support/cli.js';
+import { type ContractEvent } from './support/events.js';
 import { backends, freePort, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
 
 const SUBSCRIPTION = 'whsub_abcdefghijklmnopqrstuvwxyz';
-
-interface FeedEvent {
-  cursor: number;
-  type: string;
-  space: string | null;
-  actor: string | null;
-  payload: Record<string, unknown>;
-}
 
 interface State {
   host: string;
@@ -124,11 +117,11 @@ for (const backend of backends()) {
       return result;
     };
 
-    const jsonLines = (stdout: string): FeedEvent[] =>
+    const jsonLines = (stdout: string): ContractEvent[] =>
       stdout
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as FeedEvent);
+        .map((line) => JSON.parse(line) as ContractEvent);
 
     const readState = (path: string): State => JSON.parse(readFileSync(path, 'utf8')) as State;
 
