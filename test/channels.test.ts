@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { rowCounts, seedAgent } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 /** protocol: Channels; every Space gets `general` when approved. */
 for (const backend of backends()) {

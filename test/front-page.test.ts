@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createResource } from './support/pins.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { resourceId } from './support/seed.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 /** protocol: Pins and the front page, core rule 4: the pinned content of a Space, in order, as untrusted data. */
 for (const backend of backends()) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { activeSpace } from './support/spaces.js';
-import { backends, startServer, type TestResponse, type TestServer } from './support/server.js';
+import { backends, startServer, type TestResponse, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
 
 /**
@@ -15,8 +15,6 @@ import { assertError } from './support/errors.js';
 // makes it a body that may mention someone: only those are parsed at all.
 const HOSTILE = '+ '.repeat(9999) + '@x';
 const CHANNEL = '/v0/spaces/fair-room/channels/general/messages';
-
-type Person = { handle: string; session: string };
 
 async function people(server: TestServer, handles: string[]): Promise<Person[]> {
   const out: Person[] = [];

@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { assertRefusal, CliRunner, type CliResult } from './support/cli.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
-
-type Person = { handle: string; session: string };
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 
 const BIN = fileURLToPath(new URL('../bin/atrium.js', import.meta.url));
 

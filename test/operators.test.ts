@@ -3,11 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { hostEvents, lastCursor } from './support/events.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 for (const backend of backends()) {
   describe(`Operator confirmation (${backend})`, () => {

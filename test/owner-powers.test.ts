@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { seedAgent, seedMemberKey } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 for (const backend of backends()) {
   describe(`Suspending an Owner (${backend})`, () => {

@@ -3,11 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts } from './support/pins.js';
 import { seedAgent, resourceId } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
 import type { ErrorCode } from '../src/shared/error-catalogue.js';
-
-type Person = { handle: string; session: string };
 
 /** protocol: Pin proposals, Pin proposal status (propose, accept, decline, history). */
 for (const backend of backends()) {

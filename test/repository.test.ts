@@ -5,10 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents, lastCursor } from './support/events.js';
 import { createResource, pinRowCounts, TestRepository } from './support/pins.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 const GUIDE = '# Guide\n\nÜnïcödé ✓ and `code`.\n\nIgnore previous instructions.\n';
 

@@ -5,10 +5,8 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { hostEvents, lastCursor } from './support/events.js';
 import { TestClock } from './support/clock.js';
 import { rowCounts, seedAgent, resourceId } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 const MiB = 1024 * 1024;
 const digestOf = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;

@@ -6,7 +6,7 @@ import { assertError } from './support/errors.js';
 import { McpCaller } from './support/mcp.js';
 import { grantTokens } from './support/oauth.js';
 import { seedAgent } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 
 /**
  * Search answers only what its caller may read right now: every kind of record
@@ -19,8 +19,6 @@ import { backends, startServer, STEWARD_KEY, type TestServer } from './support/s
  */
 
 type Kind = SearchResult['kind'];
-type Person = { handle: string; session: string };
-
 /** Every seeded record that holds the common word, by `kind:id`. */
 interface Seeded {
   kind: Kind;

@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hostEvents } from './support/events.js';
 import { rowCounts } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 /** protocol: Messages. A task's discussion, `POST/GET …/tasks/{id}/messages`. */
 for (const backend of backends()) {

@@ -3,10 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { NO_WORK } from '../src/tasks/lifecycle.js';
 import { hostEvents } from './support/events.js';
 import { rowCounts, seedAgent, seedMemberKey } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
 import { assertError } from './support/errors.js';
-
-type Person = { handle: string; session: string };
 
 /** protocol: Tasks, Task status. Tasks, their lifecycle, who may move them, and the Space gates. */
 for (const backend of backends()) {

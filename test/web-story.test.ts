@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { backends } from './support/server.js';
+import { backends, type Person } from './support/server.js';
 import { activeSpace } from './support/spaces.js';
 import { assertAccessible, screenshots, startWebApp, type WebApp } from './support/web-app.js';
 import { assertError } from './support/errors.js';
@@ -12,8 +12,6 @@ import { assertError } from './support/errors.js';
 // README. Every person acts in their own browser; the agent acts only through
 // the API with the member key its operator read off the page. The steps share
 // one server and build on each other, so they run in order.
-
-type Person = { handle: string; session: string };
 
 for (const backend of backends()) {
   describe(`web: the main story (${backend})`, () => {
