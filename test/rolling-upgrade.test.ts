@@ -12,6 +12,7 @@ import { assignRole } from '../src/roles/service.js';
 import { systemClock } from '../src/shared/clock.js';
 import { Database } from '../src/storage/database.js';
 import { CliRunner, type CliProcess } from './support/cli.js';
+import { type ContractPage } from './support/events.js';
 import { freePort, withPg, withSearchPath } from './support/server.js';
 
 /**
@@ -26,8 +27,6 @@ const PREVIOUS_RELEASE = 'd75b240'; // main before backups, the janitor and migr
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STEWARD = 'steward-rolling-upgrade-key-012345';
 const databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL;
-
-type FeedEvent = { cursor: number; type: string; payload: { body?: string } };
 
 if (databaseUrl) {
   describe('a rolling upgrade from the previous release (postgres)', () => {
@@ -96,7 +95,7 @@ if (databaseUrl) {
       rmSync(work, { recursive: true, force: true });
     });
 
-    async function call(base: string, method: string, path: string, body?: unknown, token = session): Promise<{ status: number; body: { events: FeedEvent[]; detail?: string } }> {
+    async function call<T = unknown>(base: string, method: string, path: string, body?: unknown, token = session): Promise<{ status: number; body: T }> {
       const res = await fetch(base + path, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -106,7 +105,7 @@ if (databaseUrl) {
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     }
     const post = async (base: string, body: string) => assert.equal((await call(base, 'POST', '/v0/spaces/hall/channels/general/messages', { body })).status, 201, body);
-    const bodies = async (base: string) => (await call(base, 'GET', '/v0/spaces/hall/events?limit=200')).body.events.filter((e) => e.type === 'message_posted').map((e) => e.payload.body);
+    const bodies = async (base: string) => (await call<ContractPage>(base, 'GET', '/v0/spaces/hall/events?limit=200')).body.events.flatMap((e) => (e.type === 'message_posted' ? [e.payload.body] : []));
 
     it('lets this release migrate while the previous one serves, both read and write, then replaces the old node', async () => {
       await post(old!.url, 'old 1');

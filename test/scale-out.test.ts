@@ -11,6 +11,7 @@ import { createHuman } from '../src/members/service.js';
 import { assignRole } from '../src/roles/service.js';
 import { createLogger } from '../src/logger.js';
 import { CliRunner, type CliProcess } from './support/cli.js';
+import { type ContractEvent, type ContractPage } from './support/events.js';
 import { freePort, withPg, withSearchPath } from './support/server.js';
 
 /**
@@ -27,10 +28,6 @@ const WRITERS = 4;
 const READERS = 4;
 const WRITES_BEFORE_KILL = 20;
 const WRITES_EACH = 15;
-
-type FeedEvent = { cursor: number; type: string; payload: { body?: string } };
-/** What these calls read of an answer: a feed page, or anything else. */
-type Answer = { events: FeedEvent[]; cursor: number; [field: string]: unknown };
 
 const databaseUrl = process.env.ATRIUM_TEST_DATABASE_URL;
 
@@ -98,7 +95,7 @@ if (databaseUrl) {
     });
 
     /** One request to the node in `slot`; throws if that node is down. */
-    async function call(slot: number, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: Answer }> {
+    async function call<T = unknown>(slot: number, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
       const node = nodes[slot];
       if (!node) throw new Error(`node ${slot} is down`);
       const res = await fetch(node.url + path, {
@@ -114,8 +111,8 @@ if (databaseUrl) {
     const live = (preferred: number): number => (nodes[preferred % 2] ? preferred % 2 : (preferred + 1) % 2);
 
     it('hands every committed event to every long-polling reader exactly once, in cursor order, through a SIGKILL of the numbering node', async () => {
-      const start = (await call(0, 'GET', '/v0/spaces/hall/events?since=0&limit=500')).body;
-      assert.equal((await call(0, 'GET', `/v0/spaces/hall/events?since=${start.cursor}&limit=500`)).body.events.length, 0, 'the setup fits one page');
+      const start = (await call<ContractPage>(0, 'GET', '/v0/spaces/hall/events?since=0&limit=500')).body;
+      assert.equal((await call<ContractPage>(0, 'GET', `/v0/spaces/hall/events?since=${start.cursor}&limit=500`)).body.events.length, 0, 'the setup fits one page');
       // The first node took the lead (it started first); it is the one to kill.
       assert.match(await (await fetch(`${nodes[0]!.url}/metrics`)).text(), /^atrium_event_log_leader 1$/m);
 
@@ -127,14 +124,14 @@ if (databaseUrl) {
       const killPoint = new Promise<void>((resolve) => (killed = resolve));
 
       const readers = Array.from({ length: READERS }, async (_, r) => {
-        const seen: FeedEvent[] = [];
+        const seen: ContractEvent[] = [];
         let since = start.cursor;
         let turn = r;
         while (stop.at === undefined || since < stop.at) {
           const slot = live(turn++);
-          let page: { events: FeedEvent[]; cursor: number };
+          let page: ContractPage;
           try {
-            const res = await call(slot, 'GET', `/v0/spaces/hall/events?since=${since}&limit=7&wait=3`);
+            const res = await call<ContractPage>(slot, 'GET', `/v0/spaces/hall/events?since=${since}&limit=7&wait=3`);
             assert.equal(res.status, 200, JSON.stringify(res.body));
             page = res.body;
           } catch (err) {
@@ -173,9 +170,9 @@ if (databaseUrl) {
       await Promise.all(writers);
 
       // Every write is answered; the log as it stands now is what every reader must end up with.
-      const log: FeedEvent[] = [];
+      const log: ContractEvent[] = [];
       for (let since = start.cursor; ; ) {
-        const page = (await call(1, 'GET', `/v0/spaces/hall/events?since=${since}&limit=500`)).body as { events: FeedEvent[]; cursor: number };
+        const page = (await call<ContractPage>(1, 'GET', `/v0/spaces/hall/events?since=${since}&limit=500`)).body;
         if (page.events.length === 0) break;
         log.push(...page.events);
         since = page.cursor;
@@ -183,7 +180,7 @@ if (databaseUrl) {
       stop.at = log.at(-1)!.cursor;
       const seenByReaders = await Promise.all(readers);
 
-      const bodies = log.filter((e) => e.type === 'message_posted').map((e) => e.payload.body);
+      const bodies = log.flatMap((e) => (e.type === 'message_posted' ? [e.payload.body] : []));
       for (const body of acknowledged) assert.ok(bodies.includes(body), `acknowledged write "${body}" is in the log`);
       assert.equal(new Set(bodies).size, bodies.length, 'no write is in the log twice');
       assert.ok(acknowledged.size >= WRITERS * WRITES_EACH - WRITERS, `most writes were acknowledged (${acknowledged.size})`);
@@ -195,7 +192,7 @@ if (databaseUrl) {
         );
       }
       // The restarted node answers from the same log.
-      const again = (await call(0, 'GET', `/v0/spaces/hall/events?since=${start.cursor}&limit=500`)).body as { events: FeedEvent[] };
+      const again = (await call<ContractPage>(0, 'GET', `/v0/spaces/hall/events?since=${start.cursor}&limit=500`)).body;
       assert.deepEqual(
         again.events.map((e) => e.cursor),
         log.map((e) => e.cursor),
