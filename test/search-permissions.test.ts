@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { SearchPage, SearchResult } from '../src/search/schemas.js';
+import type { operations } from '../src/client/openapi.js';
+import type { SearchResult } from '../src/search/schemas.js';
 import { assertError } from './support/errors.js';
 import { McpCaller } from './support/mcp.js';
 import { grantTokens } from './support/oauth.js';
 import { seedAgent } from './support/seed.js';
-import { backends, startServer, STEWARD_KEY, type TestServer, type Person } from './support/server.js';
+import { backends, startServer, STEWARD_KEY, type Person, type Schemas, type TestServer } from './support/server.js';
+
+type SearchPage = Schemas['SearchPage'];
 
 /**
  * Search answers only what its caller may read right now: every kind of record
@@ -76,8 +79,8 @@ function visible(viewer: Viewer, record: Seeded): boolean {
 
 const keyOf = (r: { kind: Kind; id: number | string }) => `${r.kind}:${r.id}`;
 
-/** Arguments of one search, as the MCP tool takes them (REST gets the same as a query string). */
-type SearchArgs = { q: string; limit?: number; space?: string; kind?: Kind; sort?: 'relevance' | 'newest'; cursor?: string };
+/** Arguments of one search: REST's query, as the MCP tool takes them too. */
+type SearchArgs = operations['search']['parameters']['query'];
 type PageFetch = (args: SearchArgs) => Promise<SearchPage>;
 
 const PAGE = 4;
@@ -196,10 +199,9 @@ for (const backend of backends()) {
     const restPages =
       (credential: string | undefined, on: TestServer = server): PageFetch =>
       async (args) => {
-        const query = new URLSearchParams(Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]));
-        const res = await on.request('GET', `/v0/search?${query.toString()}`, credential ? { token: credential } : {});
-        assert.equal(res.status, 200, `search ${JSON.stringify(args)}: ${JSON.stringify(res.body)}`);
-        return res.body as SearchPage;
+        const { data, error, response } = await (credential ? on.as(credential) : on.api).GET('/v0/search', { params: { query: args } });
+        assert.equal(response.status, 200, `search ${JSON.stringify(args)}: ${JSON.stringify(error)}`);
+        return data!;
       };
     const mcpCaller = async (label: string): Promise<McpCaller> => {
       let caller = mcp.get(label);
