@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteGenericInterface } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteGenericInterface } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
 import type { Logger } from 'pino';
 import type { AppContext } from '../app-context.js';
@@ -52,7 +52,7 @@ export async function buildHttpServer(ctx: AppContext, opts: HttpServerOptions):
     loggerInstance: ctx.log as FastifyBaseLogger,
     childLoggerFactory: (logger, bindings, options) => requestLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     // Fastify logs two lines per request at info; ours is one, at a level by its outcome (below).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: requestBodyLimit(ctx.config.resourceMaxBytes),
     trustProxy: ctx.config.trustProxy,
     // Fastify's default (100) answers longer path values with an undocumented
