@@ -38,7 +38,6 @@ describe('a write while another process holds the SQLite write lock (sqlite)', (
     assert.equal(refused.status, 503, JSON.stringify(refused.body));
     assert.equal(refused.headers.get('atrium-error'), 'host_busy');
     assert.equal(refused.headers.get('retry-after'), '1');
-    assert.match(refused.body.detail, /database is busy with another process’s write/);
     other.exec('commit');
 
     const retried = await propose('busy');

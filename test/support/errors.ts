@@ -66,7 +66,9 @@ type TypedAnswer = { response: Response; error?: unknown };
  *   cli.test.ts, credentials-cli.test.ts, mcp-cli.test.ts,
  *   messages-cli.test.ts, pins-cli.test.ts, resources-cli.test.ts,
  *   tasks-cli.test.ts, webhooks-listen.test.ts and
- *   webhooks-subscriptions-cli.test.ts; configuration a process will not start
+ *   webhooks-subscriptions-cli.test.ts, and where the CLI takes its host from,
+ *   in cli-host.test.ts; a second `atrium serve` on a database another one
+ *   serves, which names the first, in first-day.test.ts; configuration a process will not start
  *   with, naming the setting, in serve.test.ts, gateway-process.test.ts,
  *   credentials-service.test.ts, webhook-signing-keys.test.ts and
  *   egress.test.ts (with the reasons an outgoing request failed, which become
