@@ -36,4 +36,16 @@ export type Actor =
 
 export type MemberActor = Extract<Actor, { kind: 'member' }>;
 
+/**
+ * Whether the caller's OAuth grant reaches `space` (undefined: the host as a
+ * whole). A credential without a grant, or a grant for every Space, reaches
+ * everything; a grant narrowed to some Spaces reaches only those, and never
+ * the host as a whole (docs/oauth.md, "Narrowing").
+ */
+export function grantReaches(actor: Actor, space: string | undefined): boolean {
+  const granted = actor.kind === 'member' ? actor.credential.grant?.spaces : undefined;
+  if (!granted) return true;
+  return space !== undefined && granted.includes(space);
+}
+
 export const ANONYMOUS: Actor = { kind: 'anonymous' };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Actor, MemberActor } from '../identity/actor.js';
+import { grantReaches, type Actor, type MemberActor } from '../identity/actor.js';
 import type { MemberRecord } from '../members/records.js';
 import { forbidden, unauthenticated } from '../shared/errors.js';
 import type { DatabaseSchema } from '../storage/schema.js';
@@ -47,7 +47,8 @@ export async function requireOwnerOrHost(db: Kysely<DatabaseSchema>, actor: Acto
 async function hasOwnerHostAssignment(db: Kysely<DatabaseSchema>, actor: MemberActor, scope: OwnerHostScope): Promise<boolean> {
   const member = actor.member;
   if (member.type !== 'human' || member.status !== 'active') return false;
-  if (!withinGrant(actor, scope.hostWideOnly ? undefined : scope.space)) return false;
+  // A narrowed grant carries its member's roles only inside its Spaces, a host-wide assignment counting there as one on the Space, and never a power over the host.
+  if (!grantReaches(actor, scope.hostWideOnly ? undefined : scope.space)) return false;
   return holdsRole(db, member.handle, ['owner', 'host'], scope.space && !scope.hostWideOnly ? { space: scope.space, orHostWide: true } : 'host-wide');
 }
 
@@ -93,21 +94,7 @@ export async function requireHostWideOwner(db: Kysely<DatabaseSchema>, actor: Ac
 /** The steward key, or an active human with a host-wide `owner` assignment using their own member credential. */
 export async function isHostWideOwner(db: Kysely<DatabaseSchema>, actor: Actor): Promise<boolean> {
   if (actor.kind === 'steward') return true;
-  return actor.kind === 'member' && withinGrant(actor, undefined) && holdsHostWideOwner(db, actor.member);
-}
-
-/**
- * Whether a power exercised on `space` (undefined: across the host) lies within
- * the caller's OAuth grant. A grant narrowed to some Spaces carries its member's
- * roles only inside them, a host-wide assignment counting there as one on the
- * Space, and never a power over the host: otherwise a token consented for one
- * Space would read every Space through a host-wide Owner's feed, search or
- * status page (docs/oauth.md, "Narrowing").
- */
-function withinGrant(actor: MemberActor, space: string | undefined): boolean {
-  const granted = actor.credential.grant?.spaces;
-  if (!granted) return true;
-  return space !== undefined && granted.includes(space);
+  return actor.kind === 'member' && grantReaches(actor, undefined) && holdsHostWideOwner(db, actor.member);
 }
 
 async function holdsHostWideOwner(db: Kysely<DatabaseSchema>, member: MemberRecord): Promise<boolean> {

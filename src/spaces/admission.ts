@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Actor, MemberActor } from '../identity/actor.js';
+import { grantReaches, type Actor, type MemberActor } from '../identity/actor.js';
 import { eventActor, isOwnerOrHost, requireActiveMember, requireOwnerOrHost } from '../roles/authority.js';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../shared/errors.js';
 import type { Tx } from '../storage/database.js';
@@ -48,8 +48,7 @@ export async function requireRead(db: Kysely<DatabaseSchema>, actor: Actor, spac
 
 /** An OAuth grant narrowed to Spaces that do not include this one. */
 export function outsideGrant(actor: Actor, slug: string): boolean {
-  const spaces = actor.kind === 'member' ? actor.credential.grant?.spaces : undefined;
-  return spaces !== undefined && spaces !== null && !spaces.includes(slug);
+  return !grantReaches(actor, slug);
 }
 
 /**
